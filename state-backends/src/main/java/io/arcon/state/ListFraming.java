@@ -1,0 +1,73 @@
+package io.arcon.state;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The one on-disk format of lists written with {@link StateTable#append}: each element is an
+ * unsigned varint length followed by its bytes, elements concatenated in append order. Engines use
+ * it so that an append is a pure concatenation (RocksDB merge with an empty delimiter, a buffer
+ * extension on heap) and every engine's snapshot reads the same.
+ */
+public final class ListFraming {
+  private ListFraming() {}
+
+  /** One framed element. */
+  public static byte[] frame(byte[] element) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(element.length + 5);
+    writeVarInt(out, element.length);
+    out.writeBytes(element);
+    return out.toByteArray();
+  }
+
+  /** Appends the framed element to {@code out}. */
+  public static void frameInto(ByteArrayOutputStream out, byte[] element) {
+    writeVarInt(out, element.length);
+    out.writeBytes(element);
+  }
+
+  /** Decodes a concatenation of framed elements; {@code null} decodes to an empty list. */
+  public static List<byte[]> decode(byte[] framed) {
+    List<byte[]> result = new ArrayList<>();
+    if (framed == null) {
+      return result;
+    }
+    int pos = 0;
+    while (pos < framed.length) {
+      int len = 0;
+      int shift = 0;
+      while (true) {
+        if (pos >= framed.length) {
+          throw new IllegalStateException("Truncated list frame at byte " + pos);
+        }
+        byte b = framed[pos++];
+        len |= (b & 0x7f) << shift;
+        if ((b & 0x80) == 0) {
+          break;
+        }
+        shift += 7;
+        if (shift > 28) {
+          throw new IllegalStateException("Malformed list frame length at byte " + pos);
+        }
+      }
+      if (len < 0 || pos + len > framed.length) {
+        throw new IllegalStateException(
+            "List frame of " + len + " bytes at byte " + pos + " overruns " + framed.length);
+      }
+      byte[] element = new byte[len];
+      System.arraycopy(framed, pos, element, 0, len);
+      result.add(element);
+      pos += len;
+    }
+    return result;
+  }
+
+  private static void writeVarInt(ByteArrayOutputStream out, int value) {
+    while ((value & ~0x7f) != 0) {
+      out.write((value & 0x7f) | 0x80);
+      value >>>= 7;
+    }
+    out.write(value);
+  }
+}

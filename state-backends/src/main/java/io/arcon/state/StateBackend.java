@@ -1,0 +1,49 @@
+package io.arcon.state;
+
+import java.nio.file.Path;
+import java.util.Collection;
+
+/**
+ * A store of named {@link StateTable}s owned by exactly one node instance (one transform x parallel
+ * index). Instances are used from a single thread at a time, so implementations need no internal
+ * locking.
+ *
+ * <p>All engines ({@code heap}, {@code rocksdb}, {@code lmdb}) implement the same contract so that
+ * a transform moves between them by configuration only. Obtain one through {@link
+ * StateBackends#open}.
+ */
+public interface StateBackend extends AutoCloseable {
+
+  /** The engine name, e.g. {@code "heap"}, {@code "rocksdb"} or {@code "lmdb"}. */
+  String engine();
+
+  /** Returns the table with this name, creating it on first use. Names are plain identifiers. */
+  StateTable table(String name);
+
+  /** Names of the tables that exist (created in this instance or restored). */
+  Collection<String> tableNames();
+
+  /** Approximate bytes held by all tables (memory for heap, disk/memtable for the others). */
+  long approximateSizeBytes();
+
+  /**
+   * Writes a consistent, self-contained snapshot of every table into {@code directory} (which must
+   * not exist yet or be empty) and returns a handle describing it. The snapshot includes a manifest
+   * with checksums so that {@link #restore} can detect corruption or truncation.
+   */
+  SnapshotHandle snapshot(long epoch, Path directory);
+
+  /**
+   * Replaces the whole content of this backend with the snapshot. Throws {@link
+   * CorruptSnapshotException} (and leaves the current content untouched) when the snapshot is
+   * missing files, truncated or fails its checksums.
+   */
+  void restore(SnapshotHandle handle);
+
+  /** Releases memory and file handles; persistent files stay where they are. */
+  @Override
+  void close();
+
+  /** Closes the backend and deletes every file it owns (not snapshots written elsewhere). */
+  void dispose();
+}

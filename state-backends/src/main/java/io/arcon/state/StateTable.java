@@ -1,0 +1,70 @@
+package io.arcon.state;
+
+import java.util.List;
+
+/**
+ * One named table of a {@link StateBackend}: byte-array keys ordered by unsigned lexicographic
+ * comparison, byte-array values.
+ *
+ * <p>A key holds either a plain value (written with {@link #put}) or a list of elements (written
+ * with {@link #append}); callers do not mix the two on one key. {@link #delete} removes either.
+ * Arrays passed in may be retained by the engine: callers must not mutate them afterwards, and must
+ * not mutate arrays they get back.
+ */
+public interface StateTable {
+
+  String name();
+
+  /** The value stored under {@code key}, or {@code null}. */
+  byte[] get(byte[] key);
+
+  void put(byte[] key, byte[] value);
+
+  void delete(byte[] key);
+
+  /** Removes every key in {@code [fromInclusive, toExclusive)}. */
+  void deleteRange(byte[] fromInclusive, byte[] toExclusive);
+
+  /** Removes every key that starts with {@code prefix}. */
+  default void deletePrefix(byte[] prefix) {
+    byte[] end = KeyBytes.prefixEnd(prefix);
+    if (end == null) {
+      try (CloseableIterator<StateEntry> it = scan(prefix, null)) {
+        while (it.hasNext()) {
+          delete(it.next().key());
+        }
+      }
+    } else {
+      deleteRange(prefix, end);
+    }
+  }
+
+  /**
+   * Appends one element to the list under {@code key}; cheap (no read of the existing list). This
+   * is what bag-like state uses.
+   */
+  void append(byte[] key, byte[] element);
+
+  /** The elements appended under {@code key}, in append order; empty when there are none. */
+  List<byte[]> getList(byte[] key);
+
+  /**
+   * Entries with {@code fromInclusive <= key < toExclusive} in ascending key order; a {@code null}
+   * bound is open. For list keys {@link StateEntry#value()} is the framed list (decode it with
+   * {@link StateEntry#elements()}). The iterator must be closed.
+   */
+  CloseableIterator<StateEntry> scan(byte[] fromInclusive, byte[] toExclusive);
+
+  /** Entries whose key starts with {@code prefix}, in ascending key order. */
+  default CloseableIterator<StateEntry> prefixScan(byte[] prefix) {
+    return scan(prefix, KeyBytes.prefixEnd(prefix));
+  }
+
+  /** Every entry in ascending key order. */
+  default CloseableIterator<StateEntry> iterator() {
+    return scan(null, null);
+  }
+
+  /** Approximate bytes of keys and values in this table. */
+  long approximateSizeBytes();
+}
