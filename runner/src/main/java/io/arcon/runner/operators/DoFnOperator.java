@@ -309,8 +309,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
         ns instanceof StateNamespaces.WindowNamespace<?> wns
             ? wns.getWindow()
             : GlobalWindow.INSTANCE;
-    DoFnRunner<InT, OutT> target = pushbackRunner != null ? pushbackRunner : runner;
-    target.onTimer(
+    runner.onTimer(
         timer.getTimerId(),
         timer.getTimerFamilyId(),
         key,

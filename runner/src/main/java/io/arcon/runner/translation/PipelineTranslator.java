@@ -39,6 +39,7 @@ import org.apache.beam.sdk.transforms.windowing.WindowFn;
 import org.apache.beam.sdk.util.AppliedCombineFn;
 import org.apache.beam.sdk.util.SerializableUtils;
 import org.apache.beam.sdk.util.construction.PTransformTranslation;
+import org.apache.beam.sdk.util.construction.ParDoTranslation;
 import org.apache.beam.sdk.util.construction.SplittableParDo;
 import org.apache.beam.sdk.util.construction.TransformInputs;
 import org.apache.beam.sdk.values.PCollection;
@@ -212,7 +213,7 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
             main.getWindowingStrategy(),
             sideInputs,
             pardo.getSideInputs(),
-            pardo.getDoFnSchemaInformation(),
+            ParDoTranslation.getSchemaInformation(app),
             keyCoder,
             stateful,
             signature.processElement().requiresTimeSortedInput(),
