@@ -8,8 +8,8 @@ import org.apache.beam.sdk.state.BagState;
 import org.apache.beam.sdk.state.ReadableState;
 
 /**
- * BagState: one list row at the cell's address, each element {@code [updated_at][value]} added
- * with {@link StateTable#append} (no read-modify-write per add).
+ * BagState: one list row at the cell's address, each element {@code [updated_at][value]} added with
+ * {@link StateTable#append} (no read-modify-write per add).
  */
 final class BackendBagState<T> extends BackendState implements BagState<T> {
   private final Coder<T> coder;

@@ -8,9 +8,9 @@ import org.apache.beam.sdk.state.ReadableState;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 
 /**
- * CombiningState: one row at the cell's address holding {@code [updated_at][accumCoder(accum)]}.
- * An absent row is the empty state; its accumulator is {@code createAccumulator()}. (A combine fn
- * with context is bound to its context by {@link BackendStateInternals} before it gets here.)
+ * CombiningState: one row at the cell's address holding {@code [updated_at][accumCoder(accum)]}. An
+ * absent row is the empty state; its accumulator is {@code createAccumulator()}. (A combine fn with
+ * context is bound to its context by {@link BackendStateInternals} before it gets here.)
  */
 final class BackendCombiningState<InputT, AccumT, OutputT> extends BackendState
     implements CombiningState<InputT, AccumT, OutputT> {

@@ -17,9 +17,10 @@ import org.apache.beam.sdk.state.ReadableStates;
  * MapState: one row per map key, key {@code address + 0x01 + keyCoder(k)}, value {@code
  * [updated_at][valueCoder(v)]}. Map keys are equal when their encodings are equal.
  *
- * <p>Point reads ({@link #get}, {@link #getOrDefault}, {@link #computeIfAbsent}) answer for the
- * moment of the call; the views ({@link #keys}, {@link #values}, {@link #entries}, {@link
- * #isEmpty}) read when {@code read()} is called, as runners-core's in-memory map does.
+ * <p>{@link #computeIfAbsent} and {@link #putIfAbsent} answer the previous value at the moment of
+ * the call; every other read ({@link #get}, {@link #getOrDefault}, {@link #keys}, {@link #values},
+ * {@link #entries}, {@link #isEmpty}) reads when {@code read()} is called, as runners-core's
+ * in-memory map does.
  */
 final class BackendMapState<K, V> extends BackendState implements MapState<K, V> {
   private final Coder<K> keyCoder;
@@ -54,8 +55,7 @@ final class BackendMapState<K, V> extends BackendState implements MapState<K, V>
 
   /** Returns the previous value (null when absent, in which case the computed value is stored). */
   @Override
-  public ReadableState<V> computeIfAbsent(
-      K key, Function<? super K, ? extends V> mappingFunction) {
+  public ReadableState<V> computeIfAbsent(K key, Function<? super K, ? extends V> mappingFunction) {
     byte[] rowKey = rowKey(key);
     V existing = readRow(rowKey);
     if (existing == null) {
@@ -71,13 +71,18 @@ final class BackendMapState<K, V> extends BackendState implements MapState<K, V>
 
   @Override
   public ReadableState<V> get(K key) {
-    return ReadableStates.immediate(readRow(rowKey(key)));
+    byte[] rowKey = rowKey(key);
+    return new DeferredRead<>(() -> readRow(rowKey));
   }
 
   @Override
   public ReadableState<V> getOrDefault(K key, V defaultValue) {
-    V value = readRow(rowKey(key));
-    return ReadableStates.immediate(value == null ? defaultValue : value);
+    byte[] rowKey = rowKey(key);
+    return new DeferredRead<>(
+        () -> {
+          V value = readRow(rowKey);
+          return value == null ? defaultValue : value;
+        });
   }
 
   @Override

@@ -13,7 +13,9 @@ import java.util.Arrays;
  * restore} of the backend is visible at once.
  */
 abstract class BackendState {
-  /** Separates a cell's own row ({@code address}) from its element rows ({@code address+0x01+..}). */
+  /**
+   * Separates a cell's own row ({@code address}) from its element rows ({@code address+0x01+..}).
+   */
   static final byte ELEMENT_MARKER = 0x01;
 
   final BackendStateInternals<?> internals;

@@ -40,11 +40,11 @@ import org.joda.time.Instant;
  *
  * <h2>Binary layout</h2>
  *
- * <p>Notation: {@code lp(x)} = 4-byte big-endian length then the bytes of {@code x}; {@code
- * ts(t)} = the epoch millis of {@code t} as 8 bytes big-endian with the sign bit flipped (byte
- * order = time order); {@code coder(x)} = {@code x} encoded with the StateSpec's coder, nested
- * context; {@code stamp} = the 8-byte big-endian epoch millis of the event time that caused the
- * write, the row's {@code updated_at}.
+ * <p>Notation: {@code lp(x)} = 4-byte big-endian length then the bytes of {@code x}; {@code ts(t)}
+ * = the epoch millis of {@code t} as 8 bytes big-endian with the sign bit flipped (byte order =
+ * time order); {@code coder(x)} = {@code x} encoded with the StateSpec's coder, nested context;
+ * {@code stamp} = the 8-byte big-endian epoch millis of the event time that caused the write, the
+ * row's {@code updated_at}.
  *
  * <p>Every cell has an <b>address</b> {@code lp(encoded key) lp(namespace.stringKey() UTF-8)
  * lp(state id UTF-8)}. Length prefixes make the parts prefix-free, so {@code lp(key)} and {@code

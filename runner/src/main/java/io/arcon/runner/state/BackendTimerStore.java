@@ -108,7 +108,8 @@ public final class BackendTimerStore {
   public KeyedTimer pollFirstBefore(TimeDomain domain, Instant bound) {
     int code = domainCode(domain);
     byte[] from = keyBuilder.reset().writeByte(code).toByteArray();
-    byte[] to = keyBuilder.reset().writeByte(code).writeOrderedLong(bound.getMillis()).toByteArray();
+    byte[] to =
+        keyBuilder.reset().writeByte(code).writeOrderedLong(bound.getMillis()).toByteArray();
     StateEntry first;
     try (CloseableIterator<StateEntry> it = timerIndex.scan(from, to)) {
       if (!it.hasNext()) {
@@ -155,8 +156,7 @@ public final class BackendTimerStore {
       return null;
     }
     return decode(
-        timerIndex.get(
-            indexKey(location[0], OrderedBytes.readOrderedLong(location, 1), identity)));
+        timerIndex.get(indexKey(location[0], OrderedBytes.readOrderedLong(location, 1), identity)));
   }
 
   private void removeByIdentity(byte[] identity) {

@@ -5,9 +5,9 @@ import java.io.IOException;
 import org.apache.beam.sdk.coders.Coder;
 
 /**
- * Encodes and decodes state values and key suffixes with the StateSpec's coders, through one
- * reused buffer (the owner is single-threaded). Stored values are {@code [updated_at: 8 bytes
- * big-endian epoch millis][value encoded with the coder, nested context]}.
+ * Encodes and decodes state values and key suffixes with the StateSpec's coders, through one reused
+ * buffer (the owner is single-threaded). Stored values are {@code [updated_at: 8 bytes big-endian
+ * epoch millis][value encoded with the coder, nested context]}.
  */
 final class StateCoding {
   static final int STAMP_BYTES = 8;
