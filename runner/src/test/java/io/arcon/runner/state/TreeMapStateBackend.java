@@ -53,7 +53,7 @@ final class TreeMapStateBackend implements StateBackend {
 
   @Override
   public void restore(SnapshotHandle handle) {
-    tables.clear();
+    tables.values().forEach(t -> t.rows.clear());
     snapshots.get(handle.directory()).forEach((n, rows) -> ((Table) table(n)).rows.putAll(rows));
   }
 
