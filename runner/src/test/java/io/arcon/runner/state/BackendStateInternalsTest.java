@@ -40,7 +40,7 @@ import org.joda.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class BackendStateInternalsTest {
   private static final StateNamespace GLOBAL = StateNamespaces.global();
@@ -98,7 +98,7 @@ class BackendStateInternalsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"treemap"})
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void minimumWatermarkHoldIsTheMinimumOverKeysAndNamespaces(String engine) {
     open(engine);
     assertEquals(BoundedWindow.TIMESTAMP_MAX_VALUE, internals.minimumWatermarkHold());
@@ -131,7 +131,7 @@ class BackendStateInternalsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"treemap"})
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void latestAndEndOfWindowHoldsMoveTheIndexEntry(String engine) {
     open(engine);
     internals.setKey("k");
@@ -155,7 +155,7 @@ class BackendStateInternalsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"treemap"})
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void orderedListReadsAndClearsRangesInTimeOrder(String engine) {
     open(engine);
     internals.setKey("k");
@@ -204,7 +204,7 @@ class BackendStateInternalsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"treemap"})
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void everyRowRecordsTheEventTimeThatWroteIt(String engine) {
     open(engine);
     internals.setKey("k");
@@ -238,7 +238,7 @@ class BackendStateInternalsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"treemap"})
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void multimapKeepsEveryValuePerKey(String engine) {
     open(engine);
     internals.setKey("k");
@@ -273,7 +273,7 @@ class BackendStateInternalsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"treemap"})
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void cellsStayBoundToTheKeyTheyWereObtainedFor(String engine) {
     open(engine);
     internals.setKey("a");
@@ -294,7 +294,7 @@ class BackendStateInternalsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"treemap"})
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void combiningAndMapStateBasics(String engine) {
     open(engine);
     internals.setKey("k");
@@ -312,7 +312,7 @@ class BackendStateInternalsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"treemap"})
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void stateIsKeyedOnlyAfterSetKey(String engine) {
     open(engine);
     IllegalStateException e =
@@ -322,7 +322,7 @@ class BackendStateInternalsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"treemap"})
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void everythingSurvivesSnapshotMutateRestore(String engine) {
     open(engine);
     BackendTimerStore timers = new BackendTimerStore(backend, IntervalWindow.getCoder());

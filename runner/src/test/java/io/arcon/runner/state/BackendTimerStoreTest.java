@@ -22,7 +22,7 @@ import org.joda.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class BackendTimerStoreTest {
   private static final StateNamespace W1 =
@@ -69,7 +69,7 @@ class BackendTimerStoreTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"treemap"})
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void pollsInTimestampOrderStrictlyBeforeTheBound(String engine) {
     open(engine);
     store.setTimer(KEY_B, eventTimer("t3", W1, 30, 30));
@@ -89,7 +89,7 @@ class BackendTimerStoreTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"treemap"})
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void equalTimestampsFireInKeyThenIdentityOrder(String engine) {
     open(engine);
     store.setTimer(KEY_B, eventTimer("x", W1, 10, 10));
@@ -100,7 +100,7 @@ class BackendTimerStoreTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"treemap"})
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void settingATimerAgainReplacesIt(String engine) {
     open(engine);
     store.setTimer(KEY_A, eventTimer("t", W1, 50, 40));
@@ -121,7 +121,7 @@ class BackendTimerStoreTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"treemap"})
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void deleteRemovesOnlyTheNamedTimer(String engine) {
     open(engine);
     store.setTimer(KEY_A, eventTimer("t", W1, 10, 5));
@@ -142,7 +142,7 @@ class BackendTimerStoreTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"treemap"})
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void minimumOutputTimestampSpansAllDomains(String engine) {
     open(engine);
     store.setTimer(KEY_A, eventTimer("e", W1, 100, 90));
@@ -171,7 +171,7 @@ class BackendTimerStoreTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"treemap"})
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void keyedTimerInternalsUsesTheCurrentKeyAndClocks(String engine) {
     open(engine);
     BackendStateInternals<String> state =
