@@ -8,6 +8,10 @@ import io.arcon.runner.operators.ForwardOperator;
 import io.arcon.runner.operators.GroupByKeyOperator;
 import io.arcon.runner.operators.ImpulseSource;
 import io.arcon.runner.operators.PartialCombineOperator;
+import io.arcon.runner.operators.TestStreamSource;
+import io.arcon.runtime.job.JobActivity;
+import io.arcon.runtime.job.ManualClock;
+import org.apache.beam.sdk.testing.TestStream;
 import io.arcon.runner.operators.UnboundedReadSource;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.OperatorNode;
@@ -61,15 +65,20 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
     this.ctx = ctx;
   }
 
+  /** The translated job and what executing it needs besides the graph. */
+  public record Translation(JobGraph graph, ManualClock manualClock, JobActivity activity) {}
+
   /** Translates {@code pipeline} (with Arcon's overrides already applied). */
-  public static JobGraph translate(
+  public static Translation translate(
       Pipeline pipeline,
       ArconPipelineOptions options,
       MetricsContainerStepMap metrics,
       Map<String, String> stateEngines) {
     TranslationContext ctx = new TranslationContext(options, metrics, stateEngines);
     pipeline.traverseTopologically(new PipelineTranslator(pipeline, ctx));
-    return ctx.graph();
+    return ctx.usesManualClock()
+        ? new Translation(ctx.graph(), ctx.manualClock(), ctx.activity())
+        : new Translation(ctx.graph(), null, null);
   }
 
   @Override
@@ -103,6 +112,7 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
       case PTransformTranslation.GROUP_BY_KEY_TRANSFORM_URN -> translateGroupByKey(node);
       case PTransformTranslation.FLATTEN_TRANSFORM_URN -> translateFlatten(node);
       case PTransformTranslation.ASSIGN_WINDOWS_TRANSFORM_URN -> translateAssignWindows(node);
+      case PTransformTranslation.TEST_STREAM_TRANSFORM_URN -> translateTestStream(node);
       default -> throw unsupported(node, urn);
     }
   }
@@ -142,19 +152,20 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
   private void translateRead(TransformHierarchy.Node node) {
     PTransform<?, ?> t = node.getTransform();
     ArconPipelineOptions options = ctx.options();
+    var metrics = ctx.metricsFor(node.getFullName());
     OperatorNode op;
     if (t instanceof SplittableParDo.PrimitiveBoundedRead<?> r) {
       BoundedSource<?> source = r.getSource();
-      op = ctx.addSource(node.getFullName(), () -> new BoundedReadSource(source, options));
+      op = ctx.addSource(node.getFullName(), () -> new BoundedReadSource(source, options, metrics));
     } else if (t instanceof Read.Bounded<?> r) {
       BoundedSource<?> source = r.getSource();
-      op = ctx.addSource(node.getFullName(), () -> new BoundedReadSource(source, options));
+      op = ctx.addSource(node.getFullName(), () -> new BoundedReadSource(source, options, metrics));
     } else if (t instanceof SplittableParDo.PrimitiveUnboundedRead<?> r) {
       UnboundedSource<?, ?> source = r.getSource();
-      op = ctx.addSource(node.getFullName(), () -> new UnboundedReadSource(source, options));
+      op = ctx.addSource(node.getFullName(), () -> new UnboundedReadSource(source, options, metrics));
     } else if (t instanceof Read.Unbounded<?> r) {
       UnboundedSource<?, ?> source = r.getSource();
-      op = ctx.addSource(node.getFullName(), () -> new UnboundedReadSource(source, options));
+      op = ctx.addSource(node.getFullName(), () -> new UnboundedReadSource(source, options, metrics));
     } else {
       throw unsupported(node, t.getClass().getName());
     }
@@ -254,6 +265,17 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
             ctx.stateEngineFor(name),
             ctx.metricsFor(name));
     produce(node, ctx.addKeyed(name, () -> new GroupByKeyOperator<>(spec), input));
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void translateTestStream(TransformHierarchy.Node node) {
+    List events = ((TestStream<?>) node.getTransform()).getEvents();
+    ManualClock clock = ctx.manualClock();
+    JobActivity activity = ctx.activity();
+    produce(
+        node,
+        ctx.addSource(
+            node.getFullName(), () -> new TestStreamSource<>(events, clock, activity)));
   }
 
   private void translateFlatten(TransformHierarchy.Node node) {

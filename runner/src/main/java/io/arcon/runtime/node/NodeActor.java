@@ -76,6 +76,11 @@ public final class NodeActor extends AbstractActor {
   private boolean finishing;
   private boolean stopped;
 
+  /** The message that tells a node the job's manual clock moved. */
+  public static Object clockAdvancedMessage() {
+    return NodeMessages.CLOCK_ADVANCED;
+  }
+
   public static Props props(
       Vertex vertex, int instance, RuntimeConfig config, JobMonitor monitor, Wiring wiring) {
     return Props.create(
@@ -180,7 +185,8 @@ public final class NodeActor extends AbstractActor {
                   getSelf(),
                   ChannelLayout.channelIndex(e, instance),
                   config.batchSize(),
-                  config.creditsPerChannel());
+                  config.creditsPerChannel(),
+                  config.activity());
           allOutChannels.add(chans[r]);
         }
       }
@@ -264,6 +270,7 @@ public final class NodeActor extends AbstractActor {
         .match(RuntimeMessage.class, this::onInput)
         .matchEquals(NodeMessages.POLL, m -> guarded(this::onPoll))
         .matchEquals(NodeMessages.TICK, m -> guarded(this::onTick))
+        .matchEquals(NodeMessages.CLOCK_ADVANCED, m -> onClockAdvanced())
         .build();
   }
 
@@ -280,6 +287,13 @@ public final class NodeActor extends AbstractActor {
       afterWork();
     } catch (Throwable t) {
       fail(t);
+    }
+  }
+
+  private void onClockAdvanced() {
+    guarded(this::onTick);
+    if (config.activity() != null) {
+      config.activity().processed();
     }
   }
 
@@ -311,6 +325,19 @@ public final class NodeActor extends AbstractActor {
   }
 
   private void processInput(Object message) throws Exception {
+    try {
+      dispatchInput(message);
+      if (config.eagerBundles() && bundleOpen && !finishing) {
+        finishBundle();
+      }
+    } finally {
+      if (config.activity() != null) {
+        config.activity().processed();
+      }
+    }
+  }
+
+  private void dispatchInput(Object message) throws Exception {
     if (message instanceof RuntimeMessage.EventBatch batch) {
       ensureBundle();
       int ch = batch.channel();
@@ -430,12 +457,15 @@ public final class NodeActor extends AbstractActor {
       inputWatermark = wm;
       advanceOperators(1);
     }
+    if (config.eagerBundles() && bundleOpen) {
+      finishBundle();
+    }
     if (result == SourceOperator.PollResult.MORE) {
       if (!isBlocked()) {
         getSelf().tell(NodeMessages.POLL, ActorRef.noSender());
       }
     } else {
-      schedule(NodeMessages.POLL, 5);
+      schedule(NodeMessages.POLL, config.eagerBundles() ? 1 : 5);
     }
   }
 
@@ -477,8 +507,10 @@ public final class NodeActor extends AbstractActor {
     if (bundleOpen) {
       next = bundleStartedAt + config.maxBundleTimeMillis();
     }
-    for (Operator op : ops) {
-      next = Math.min(next, op.nextProcessingTimeWakeup());
+    if (!config.clock().isManual()) {
+      for (Operator op : ops) {
+        next = Math.min(next, op.nextProcessingTimeWakeup());
+      }
     }
     if (next != Long.MAX_VALUE && next < scheduledTickAt) {
       scheduledTickAt = next;
@@ -564,6 +596,9 @@ public final class NodeActor extends AbstractActor {
     }
     stopped = true;
     closeOperators();
+    if (config.activity() != null) {
+      config.activity().nodeStopped(getSelf());
+    }
     monitor.nodeFinished();
     getContext().stop(getSelf());
   }
