@@ -8,7 +8,10 @@ import io.arcon.runner.operators.ForwardOperator;
 import io.arcon.runner.operators.GroupByKeyOperator;
 import io.arcon.runner.operators.ImpulseSource;
 import io.arcon.runner.operators.PartialCombineOperator;
+import io.arcon.runner.operators.SplittableProcessOperator;
 import io.arcon.runner.operators.TestStreamSource;
+import io.arcon.runner.operators.ToKeyedWorkItemOperator;
+import org.apache.beam.runners.core.SplittableParDoViaKeyedWorkItems;
 import io.arcon.runtime.job.JobActivity;
 import io.arcon.runtime.job.ManualClock;
 import org.apache.beam.sdk.testing.TestStream;
@@ -99,6 +102,15 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
       ctx.registerViewPanes(materialize.view(), panes);
       TranslationContext.Producer p = ctx.producer(panes);
       ctx.setProducer(onlyOutput(node), p.vertex(), p.operator(), p.output());
+      return;
+    }
+    if (transform instanceof SplittableParDoViaKeyedWorkItems.GBKIntoKeyedWorkItems<?, ?>) {
+      PCollection<?> input = onlyInput(node);
+      produce(node, ctx.addKeyed(node.getFullName(), ToKeyedWorkItemOperator::new, input));
+      return;
+    }
+    if (transform instanceof SplittableParDoViaKeyedWorkItems.ProcessElements<?, ?, ?, ?, ?> pe) {
+      translateSplittableProcess(node, pe);
       return;
     }
     String urn = PTransformTranslation.urnForTransformOrNull(transform);
@@ -265,6 +277,50 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
             ctx.stateEngineFor(name),
             ctx.metricsFor(name));
     produce(node, ctx.addKeyed(name, () -> new GroupByKeyOperator<>(spec), input));
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void translateSplittableProcess(
+      TransformHierarchy.Node node, SplittableParDoViaKeyedWorkItems.ProcessElements<?, ?, ?, ?, ?> pe) {
+    String name = node.getFullName();
+    AppliedPTransform<?, ?, ?> app = node.toAppliedPTransform(pipeline);
+    PCollection<?> main =
+        (PCollection<?>) TransformInputs.nonAdditionalInputs(app).iterator().next();
+    Map<TupleTag<?>, PCollection<?>> outputs = node.getOutputs();
+    List<TupleTag<?>> ordered = new ArrayList<>();
+    ordered.add(pe.getMainOutputTag());
+    ordered.addAll(pe.getAdditionalOutputTags().getAll());
+    Map<TupleTag<?>, Integer> indexes = new HashMap<>();
+    Map<TupleTag<?>, Coder<?>> outputCoders = new HashMap<>();
+    for (TupleTag<?> tag : ordered) {
+      indexes.put(tag, indexes.size());
+      if (outputs.get(tag) != null) {
+        outputCoders.put(tag, outputs.get(tag).getCoder());
+      }
+    }
+    SplittableProcessOperator.Spec spec =
+        new SplittableProcessOperator.Spec(
+            name,
+            pe,
+            ctx.options(),
+            main.getCoder(),
+            outputCoders,
+            indexes,
+            main.getWindowingStrategy(),
+            ctx.stateEngineFor(name),
+            ctx.metricsFor(name));
+    // Fused behind the keyed work-item wrapper: the keyed shuffle happened there.
+    OperatorNode op = ctx.addFused(name, () -> new SplittableProcessOperator<>(spec), main);
+    List<PCollectionView<?>> sideInputs = pe.getSideInputs();
+    if (!sideInputs.isEmpty()) {
+      ctx.connectSideInputs(op, sideInputs);
+    }
+    op.declareOutputs(ordered.size());
+    for (TupleTag<?> tag : ordered) {
+      if (outputs.get(tag) != null) {
+        ctx.setProducer(outputs.get(tag), ctx.vertexOf(op), op, indexes.get(tag));
+      }
+    }
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

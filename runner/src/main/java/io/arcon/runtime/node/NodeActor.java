@@ -73,6 +73,7 @@ public final class NodeActor extends AbstractActor {
   private long bundleStartedAt;
   private long scheduledTickAt = Long.MAX_VALUE;
 
+  private boolean inputsEnded;
   private boolean finishing;
   private boolean stopped;
 
@@ -307,7 +308,7 @@ public final class NodeActor extends AbstractActor {
           while (!pendingInputs.isEmpty() && !isBlocked()) {
             processInput(pendingInputs.poll());
           }
-          if (source != null && !isBlocked() && !finishing) {
+          if (source != null && !isBlocked() && !finishing && !inputsEnded) {
             getSelf().tell(NodeMessages.POLL, ActorRef.noSender());
           }
         });
@@ -438,7 +439,7 @@ public final class NodeActor extends AbstractActor {
   }
 
   private void onPoll() throws Exception {
-    if (finishing || isBlocked()) {
+    if (finishing || inputsEnded || isBlocked()) {
       return; // resumed by credits
     }
     ensureBundle();
@@ -500,6 +501,12 @@ public final class NodeActor extends AbstractActor {
       tryCompleteFinish();
       return;
     }
+    if (inputsEnded) {
+      startFinishing();
+      if (finishing) {
+        return;
+      }
+    }
     if (!bundleOpen) {
       emitOutputWatermarkIfAdvanced();
     }
@@ -560,16 +567,35 @@ public final class NodeActor extends AbstractActor {
     }
   }
 
-  /** All input ended: final watermark through the chain in order, then end of stream. */
+  /**
+   * All input ended. Operators first see the final watermark; while one still has work of its own
+   * (residual splittable work) the node keeps running its timers. Then the final watermark goes
+   * through the chain in order, each operator flushes, and end of stream goes downstream.
+   */
   private void startFinishing() throws Exception {
     if (finishing) {
       return;
     }
+    if (!inputsEnded) {
+      inputsEnded = true;
+      if (bundleOpen) {
+        finishBundle();
+      }
+      inputWatermark = Long.MAX_VALUE;
+      if (source != null) {
+        opOutputWatermark[0] = Long.MAX_VALUE;
+      }
+      updatePortWatermarks();
+      advanceOperators(source != null ? 1 : 0);
+    }
+    for (Operator op : ops) {
+      if (op.hasPendingWork()) {
+        return; // afterWork() comes back here after the next timers fired
+      }
+    }
     if (bundleOpen) {
       finishBundle();
     }
-    inputWatermark = Long.MAX_VALUE;
-    updatePortWatermarks();
     for (int i = source != null ? 1 : 0; i < ops.length; i++) {
       ensureBundle();
       ops[i].advanceWatermark(Long.MAX_VALUE);
