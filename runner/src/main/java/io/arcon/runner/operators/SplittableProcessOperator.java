@@ -85,7 +85,8 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
   public void open(OperatorContext ctx) throws Exception {
     this.context = ctx;
     this.metricsContainer = spec.metrics().container();
-    DoFn<InT, OutT> fn = spec.transform().getFn();
+    // Each parallel instance owns its DoFn: lifecycle methods run once per instance.
+    DoFn<InT, OutT> fn = org.apache.beam.sdk.util.SerializableUtils.clone(spec.transform().getFn());
     processFn = spec.transform().newProcessFn(fn);
     // Timers and state are namespaced by the windows of the SDF's own input, not by the global
     // window the work items travel in.
