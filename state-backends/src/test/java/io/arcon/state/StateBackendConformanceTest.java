@@ -305,7 +305,7 @@ public abstract class StateBackendConformanceTest {
   }
 
   @Test
-  void aMillionKeys() {
+  protected void aMillionKeys() {
     StateTable t = backend.table("many");
     int n = 1_000_000;
     byte[] value = new byte[8];

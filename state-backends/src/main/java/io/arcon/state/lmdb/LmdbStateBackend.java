@@ -252,11 +252,10 @@ public final class LmdbStateBackend implements StateBackend {
   void write(LmdbWrite write) {
     checkOpen();
     pending.add(write);
-    pendingBytes += write.bytes();
     try {
-      write.applyTo(writeTxn(), keys);
+      pendingBytes += write.applyTo(writeTxn(), keys);
     } catch (Env.MapFullException e) {
-      growAndReplay();
+      pendingBytes = growAndReplay();
     } catch (LmdbException e) {
       // The transaction is unusable after a failed write: drop it and this write, keep the rest.
       pending.remove(pending.size() - 1);
@@ -369,7 +368,7 @@ public final class LmdbStateBackend implements StateBackend {
         // LMDB aborted the transaction; make room and do the batch again.
         writeTxn.close();
         writeTxn = null;
-        growAndReplay();
+        pendingBytes = growAndReplay();
         continue;
       }
       writeTxn.close();
@@ -389,8 +388,11 @@ public final class LmdbStateBackend implements StateBackend {
     pendingBytes = 0;
   }
 
-  /** Doubles the map (LMDB needs no transaction open to resize) and redoes the pending writes. */
-  private void growAndReplay() {
+  /**
+   * Doubles the map (LMDB needs no transaction open to resize) and redoes the pending writes;
+   * returns the bytes they dirtied.
+   */
+  private long growAndReplay() {
     while (true) {
       if (writeTxn != null) {
         writeTxn.close();
@@ -402,10 +404,11 @@ public final class LmdbStateBackend implements StateBackend {
       env.setMapSize(next);
       try {
         Txn<ByteBuffer> txn = writeTxn();
+        long bytes = 0;
         for (LmdbWrite w : pending) {
-          w.applyTo(txn, keys);
+          bytes += w.applyTo(txn, keys);
         }
-        return;
+        return bytes;
       } catch (Env.MapFullException again) {
         // Still not enough: double again.
       }
@@ -418,12 +421,13 @@ public final class LmdbStateBackend implements StateBackend {
       writeTxn = null;
     }
     Txn<ByteBuffer> txn = writeTxn();
+    pendingBytes = 0;
     try {
       for (LmdbWrite w : pending) {
-        w.applyTo(txn, keys);
+        pendingBytes += w.applyTo(txn, keys);
       }
     } catch (Env.MapFullException e) {
-      growAndReplay();
+      pendingBytes = growAndReplay();
     }
   }
 

@@ -48,18 +48,21 @@ final class LmdbWrite {
     return new LmdbWrite(Kind.APPEND, table, key, element);
   }
 
-  /** Bytes this write adds to its transaction, to bound the transaction's dirty pages. */
-  long bytes() {
-    return key.length + (argument == null ? 0 : argument.length);
-  }
-
-  void applyTo(Txn<ByteBuffer> txn, LmdbKeys keys) {
+  /**
+   * Applies the write and returns roughly how many bytes it dirtied, so the backend can bound a
+   * transaction's dirty pages (an append rewrites the whole list).
+   */
+  long applyTo(Txn<ByteBuffer> txn, LmdbKeys keys) {
     switch (kind) {
       case PUT -> {
         ByteBuffer target = table.dbi().reserve(txn, keys.encode(key), argument.length);
         target.put(argument);
+        return key.length + argument.length;
       }
-      case DELETE -> table.dbi().delete(txn, keys.encode(key));
+      case DELETE -> {
+        table.dbi().delete(txn, keys.encode(key));
+        return key.length;
+      }
       case APPEND -> {
         ByteBuffer existing = table.dbi().get(txn, keys.encode(key));
         int oldLength = existing == null ? 0 : existing.remaining();
@@ -70,8 +73,13 @@ final class LmdbWrite {
         ListFraming.frameInto(combined, oldLength, argument);
         // Copied out first: the reservation may reuse the pages the old value lives in.
         table.dbi().reserve(txn, keys.encode(key), combined.length).put(combined);
+        return key.length + combined.length;
       }
-      case DELETE_RANGE -> deleteRange(txn, keys);
+      case DELETE_RANGE -> {
+        deleteRange(txn, keys);
+        return key.length + argument.length;
+      }
+      default -> throw new IllegalStateException("Unknown write kind " + kind);
     }
   }
 
