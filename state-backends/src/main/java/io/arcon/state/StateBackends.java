@@ -3,6 +3,7 @@ package io.arcon.state;
 import io.arcon.state.heap.HeapStateBackend;
 import io.arcon.state.lmdb.LmdbOptions;
 import io.arcon.state.rocksdb.RocksDbOptions;
+import io.arcon.state.rocksdb.RocksDbStateBackend;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,13 +42,11 @@ public final class StateBackends {
     LmdbOptions lmdbOptions = LmdbOptions.parse(options);
     return switch (engine) {
       case "heap" -> new HeapStateBackend();
-      case "rocksdb", "lmdb" ->
+      case "rocksdb" -> new RocksDbStateBackend(requireDirectory(config), rocksDbOptions);
+      case "lmdb" ->
           throw new UnsupportedOperationException(
-              requireDirectory(config).getFileName()
-                  + ": "
-                  + "The "
-                  + engine
-                  + " engine lands in the next commit of the state-backends module");
+              "The lmdb engine lands in the next commit of the state-backends module; "
+                  + requireDirectory(config));
       default -> throw new IllegalStateException("Engine listed but not wired: " + engine);
     };
   }

@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.arcon.state.snapshot.SnapshotManifest;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -410,13 +409,9 @@ public abstract class StateBackendConformanceTest {
     SnapshotHandle handle = sampleSnapshotThenMutate();
     Map<String, Map<String, String>> current = dump(backend);
     Path victim = largestFile(handle.directory());
-    try (RandomAccessFile f = new RandomAccessFile(victim.toFile(), "rw")) {
-      long pos = f.length() / 2;
-      f.seek(pos);
-      int old = f.read();
-      f.seek(pos);
-      f.write(old ^ 0x01);
-    }
+    byte[] content = Files.readAllBytes(victim);
+    content[content.length / 2] ^= 0x01;
+    replaceFile(victim, content);
     CorruptSnapshotException e =
         assertThrows(CorruptSnapshotException.class, () -> backend.restore(handle));
     assertTrue(e.getMessage().contains(victim.getFileName().toString()), e.getMessage());
@@ -429,9 +424,8 @@ public abstract class StateBackendConformanceTest {
     SnapshotHandle handle = sampleSnapshotThenMutate();
     Map<String, Map<String, String>> current = dump(backend);
     Path victim = largestFile(handle.directory());
-    try (RandomAccessFile f = new RandomAccessFile(victim.toFile(), "rw")) {
-      f.setLength(f.length() - 1);
-    }
+    byte[] content = Files.readAllBytes(victim);
+    replaceFile(victim, Arrays.copyOf(content, content.length - 1));
     CorruptSnapshotException e =
         assertThrows(CorruptSnapshotException.class, () -> backend.restore(handle));
     assertTrue(e.getMessage().contains(victim.getFileName().toString()), e.getMessage());
@@ -661,6 +655,16 @@ public abstract class StateBackendConformanceTest {
 
   private static List<String> strings(List<byte[]> list) {
     return list.stream().map(x -> new String(x, StandardCharsets.UTF_8)).toList();
+  }
+
+  /**
+   * Corrupts a snapshot file the way a bad copy or disk does: a new file in its place. Editing in
+   * place would also hit the live database where an engine hard-links snapshot files (RocksDB
+   * checkpoints link immutable SST files).
+   */
+  private static void replaceFile(Path file, byte[] content) throws IOException {
+    Files.delete(file);
+    Files.write(file, content);
   }
 
   private static Path largestFile(Path directory) throws IOException {
