@@ -2,6 +2,7 @@ package io.arcon.state;
 
 import io.arcon.state.heap.HeapStateBackend;
 import io.arcon.state.lmdb.LmdbOptions;
+import io.arcon.state.lmdb.LmdbStateBackend;
 import io.arcon.state.rocksdb.RocksDbOptions;
 import io.arcon.state.rocksdb.RocksDbStateBackend;
 import java.util.List;
@@ -43,10 +44,7 @@ public final class StateBackends {
     return switch (engine) {
       case "heap" -> new HeapStateBackend();
       case "rocksdb" -> new RocksDbStateBackend(requireDirectory(config), rocksDbOptions);
-      case "lmdb" ->
-          throw new UnsupportedOperationException(
-              "The lmdb engine lands in the next commit of the state-backends module; "
-                  + requireDirectory(config));
+      case "lmdb" -> new LmdbStateBackend(requireDirectory(config), lmdbOptions);
       default -> throw new IllegalStateException("Engine listed but not wired: " + engine);
     };
   }
