@@ -28,10 +28,8 @@ import org.slf4j.LoggerFactory;
  */
 public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
   private static final Logger LOG = LoggerFactory.getLogger(ArconRunner.class);
-
   /** Elements per batch message between nodes. */
   static final int BATCH_SIZE = 512;
-
   /** Unacknowledged batches per (edge, receiver) channel. */
   static final int CREDITS_PER_CHANNEL = 8;
 
@@ -42,8 +40,7 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
   }
 
   public static ArconRunner fromOptions(PipelineOptions options) {
-    ArconPipelineOptions arcon =
-        PipelineOptionsValidator.validate(ArconPipelineOptions.class, options);
+    ArconPipelineOptions arcon = PipelineOptionsValidator.validate(ArconPipelineOptions.class, options);
     if (arcon.getParallelism() == null || arcon.getParallelism() < 1) {
       throw new IllegalArgumentException(
           "--parallelism must be a positive number, got " + arcon.getParallelism());

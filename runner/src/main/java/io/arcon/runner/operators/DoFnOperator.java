@@ -1,6 +1,5 @@
 package io.arcon.runner.operators;
 
-import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.state.KeyedTimer;
 import io.arcon.runtime.graph.KeyedElement;
 import io.arcon.runtime.operator.Operator;
@@ -8,8 +7,10 @@ import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.Output;
 import java.io.Closeable;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import io.arcon.runner.metrics.OperatorMetrics;
 import org.apache.beam.runners.core.DoFnRunner;
 import org.apache.beam.runners.core.DoFnRunners;
 import org.apache.beam.runners.core.InMemoryStateInternals;
@@ -34,19 +35,21 @@ import org.apache.beam.sdk.transforms.reflect.DoFnInvoker;
 import org.apache.beam.sdk.transforms.reflect.DoFnInvokers;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
+import org.apache.beam.sdk.transforms.windowing.PaneInfo;
 import org.apache.beam.sdk.util.SerializableUtils;
 import org.apache.beam.sdk.util.WindowedValueMultiReceiver;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.WindowedValue;
+import org.apache.beam.sdk.values.WindowedValues;
 import org.apache.beam.sdk.values.WindowingStrategy;
 import org.joda.time.Instant;
 
 /**
- * Runs one ParDo: stateless, or stateful over keyed input with state and timers in a state backend;
- * with side inputs (elements pushed back until their side-input windows are ready); with any number
- * of outputs. Built from runners-core's {@link DoFnRunners}.
+ * Runs one ParDo: stateless, or stateful over keyed input with state and timers in a state
+ * backend; with side inputs (elements pushed back until their side-input windows are ready); with
+ * any number of outputs. Built from runners-core's {@link DoFnRunners}.
  */
 public final class DoFnOperator<InT, OutT> implements Operator {
 
@@ -155,7 +158,8 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     if (!spec.sideInputs().isEmpty()) {
       sideInputs =
           new SideInputReadiness(
-              new SideInputHandler(spec.sideInputs(), InMemoryStateInternals.<Void>forKey(null)),
+              new SideInputHandler(
+                  spec.sideInputs(), InMemoryStateInternals.<Void>forKey(null)),
               spec.sideInputs());
     }
     DoFnRunner<InT, OutT> simple =
@@ -183,7 +187,8 @@ public final class DoFnOperator<InT, OutT> implements Operator {
               spec.windowingStrategy(),
               new StatefulDoFnRunner.TimeInternalsCleanupTimer<>(
                   timerInternals, spec.windowingStrategy()),
-              new StatefulDoFnRunner.StateInternalsStateCleaner<>(fn, stateInternals, windowCoder),
+              new StatefulDoFnRunner.StateInternalsStateCleaner<>(
+                  fn, stateInternals, windowCoder),
               spec.requiresTimeSortedInput());
     }
     runner = simple;
@@ -265,9 +270,9 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   }
 
   /**
-   * Elements pushed back for side inputs hold this operator's effective input watermark: its timers
-   * must not fire, and the stateful runner must not see those elements as late, before they were
-   * processed.
+   * Elements pushed back for side inputs hold this operator's effective input watermark: its
+   * timers must not fire, and the stateful runner must not see those elements as late, before
+   * they were processed.
    */
   @Override
   public void advanceWatermark(long watermark) throws Exception {
@@ -385,4 +390,5 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       }
     }
   }
+
 }

@@ -9,6 +9,7 @@ import io.arcon.runtime.operator.Output;
 import java.io.Closeable;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import org.apache.beam.runners.core.DoFnRunner;
 import org.apache.beam.runners.core.DoFnRunners;
 import org.apache.beam.runners.core.GroupAlsoByWindowViaWindowSetNewDoFn;
@@ -71,10 +72,7 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
         (WindowingStrategy<?, BoundedWindow>) spec.windowingStrategy();
     keyed =
         new KeyedStateContext<>(
-            spec.stateEngine(),
-            ctx.stateDirectory(),
-            spec.keyCoder(),
-            ws.getWindowFn().windowCoder());
+            spec.stateEngine(), ctx.stateDirectory(), spec.keyCoder(), ws.getWindowFn().windowCoder());
     Output output = ctx.output();
     TupleTag<KV<K, OutT>> mainTag = new TupleTag<>("output");
     WindowedValueMultiReceiver receiver =
@@ -137,7 +135,8 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
     K key = value.getValue().getKey();
     keyed.setCurrentKey(ke.keyBytes(), key, value.getTimestamp());
     KeyedWorkItem<K, InT> item =
-        KeyedWorkItems.elementsWorkItem(key, List.of(value.withValue(value.getValue().getValue())));
+        KeyedWorkItems.elementsWorkItem(
+            key, List.of(value.withValue(value.getValue().getValue())));
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
       runner.processElement(WindowedValues.valueInGlobalWindow(item));
     }
@@ -198,4 +197,5 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
       keyed.close();
     }
   }
+
 }

@@ -82,8 +82,7 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
           AccT acc = combineFn.addInput(combineFn.createAccumulator(), value.getValue().getValue());
           table.put(slot, new Partial<>(key, acc, value.getTimestamp()));
         } else {
-          partial.accumulator =
-              combineFn.addInput(partial.accumulator, value.getValue().getValue());
+          partial.accumulator = combineFn.addInput(partial.accumulator, value.getValue().getValue());
           partial.timestamp = timestampCombiner.combine(partial.timestamp, value.getTimestamp());
         }
       }

@@ -11,16 +11,17 @@ import io.arcon.runner.operators.PartialCombineOperator;
 import io.arcon.runner.operators.SplittableProcessOperator;
 import io.arcon.runner.operators.TestStreamSource;
 import io.arcon.runner.operators.ToKeyedWorkItemOperator;
+import org.apache.beam.runners.core.SplittableParDoViaKeyedWorkItems;
+import io.arcon.runtime.job.JobActivity;
+import io.arcon.runtime.job.ManualClock;
+import org.apache.beam.sdk.testing.TestStream;
 import io.arcon.runner.operators.UnboundedReadSource;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.OperatorNode;
-import io.arcon.runtime.job.JobActivity;
-import io.arcon.runtime.job.ManualClock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.beam.runners.core.SplittableParDoViaKeyedWorkItems;
 import org.apache.beam.runners.core.SystemReduceFn;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.sdk.Pipeline;
@@ -32,7 +33,6 @@ import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.io.UnboundedSource;
 import org.apache.beam.sdk.runners.AppliedPTransform;
 import org.apache.beam.sdk.runners.TransformHierarchy;
-import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -51,6 +51,7 @@ import org.apache.beam.sdk.util.construction.SplittableParDo;
 import org.apache.beam.sdk.util.construction.TransformInputs;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionView;
+import org.apache.beam.sdk.values.PValue;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.WindowingStrategy;
 
@@ -173,14 +174,10 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
       op = ctx.addSource(node.getFullName(), () -> new BoundedReadSource(source, options, metrics));
     } else if (t instanceof SplittableParDo.PrimitiveUnboundedRead<?> r) {
       UnboundedSource<?, ?> source = r.getSource();
-      op =
-          ctx.addSource(
-              node.getFullName(), () -> new UnboundedReadSource(source, options, metrics));
+      op = ctx.addSource(node.getFullName(), () -> new UnboundedReadSource(source, options, metrics));
     } else if (t instanceof Read.Unbounded<?> r) {
       UnboundedSource<?, ?> source = r.getSource();
-      op =
-          ctx.addSource(
-              node.getFullName(), () -> new UnboundedReadSource(source, options, metrics));
+      op = ctx.addSource(node.getFullName(), () -> new UnboundedReadSource(source, options, metrics));
     } else {
       throw unsupported(node, t.getClass().getName());
     }
@@ -284,8 +281,7 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private void translateSplittableProcess(
-      TransformHierarchy.Node node,
-      SplittableParDoViaKeyedWorkItems.ProcessElements<?, ?, ?, ?, ?> pe) {
+      TransformHierarchy.Node node, SplittableParDoViaKeyedWorkItems.ProcessElements<?, ?, ?, ?, ?> pe) {
     String name = node.getFullName();
     AppliedPTransform<?, ?, ?> app = node.toAppliedPTransform(pipeline);
     PCollection<?> main =
@@ -334,7 +330,8 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
     JobActivity activity = ctx.activity();
     produce(
         node,
-        ctx.addSource(node.getFullName(), () -> new TestStreamSource<>(events, clock, activity)));
+        ctx.addSource(
+            node.getFullName(), () -> new TestStreamSource<>(events, clock, activity)));
   }
 
   private void translateFlatten(TransformHierarchy.Node node) {
@@ -370,8 +367,7 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private void translateLiftedCombine(
-      TransformHierarchy.Node node, Combine.PerKey<?, ?, ?> perKey) {
+  private void translateLiftedCombine(TransformHierarchy.Node node, Combine.PerKey<?, ?, ?> perKey) {
     String name = node.getFullName();
     PCollection<?> input = onlyInput(node);
     KvCoder kv = (KvCoder) input.getCoder();
@@ -420,4 +416,5 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
             kv.getKeyCoder());
     produce(node, merge);
   }
+
 }

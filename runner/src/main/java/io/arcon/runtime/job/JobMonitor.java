@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Tracks the node instances of one job: completes when all finished, fails on the first error, and
- * can be cancelled. Thread-safe: node actors call it from dispatcher threads.
+ * Tracks the node instances of one job: completes when all finished, fails on the first error,
+ * and can be cancelled. Thread-safe: node actors call it from dispatcher threads.
  */
 public final class JobMonitor {
   /** Terminal outcome of a job. */

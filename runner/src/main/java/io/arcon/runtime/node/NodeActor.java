@@ -42,10 +42,8 @@ public final class NodeActor extends AbstractActor {
 
   private Operator[] ops;
   private SourceOperator source;
-
   /** For each operator, the indexes of in-chain operators feeding it. */
   private int[][] upstreamOps;
-
   private long[] opOutputWatermark;
   private Output[] opOutputs;
 
@@ -55,10 +53,8 @@ public final class NodeActor extends AbstractActor {
   private long[] channelWatermark;
   private boolean[] channelEnded;
   private int openChannels;
-
   /** Distinct (operator, port) pairs fed by channels, and each channel's index among them. */
   private int[] portOp;
-
   private int[] portNumber;
   private int[] channelPort;
   private long[] portWatermark;
@@ -718,7 +714,9 @@ public final class NodeActor extends AbstractActor {
 
     @Override
     public Path stateDirectory() {
-      return config.stateRoot().resolve("v" + vertex.id() + "-op" + op + "-i" + instance);
+      return config
+          .stateRoot()
+          .resolve("v" + vertex.id() + "-op" + op + "-i" + instance);
     }
 
     @Override
