@@ -314,6 +314,50 @@ class BackendStateInternalsTest {
 
   @ParameterizedTest
   @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  void clearNamespaceAndClearKeyRemoveEveryKindOfCell(String engine) {
+    open(engine);
+    for (String key : List.of("a", "b")) {
+      internals.setKey(key);
+      for (StateNamespace ns : List.of(GLOBAL, WINDOW_NS)) {
+        internals.state(ns, VALUE).write(key);
+        internals.state(ns, BAG).add(key);
+        internals.state(ns, SET).add(key);
+        internals.state(ns, MAP).put(key, 1);
+        internals.state(ns, MULTIMAP).put(key, 1);
+        internals.state(ns, ORDERED).add(TimestampedValue.of(key, new Instant(1)));
+        internals.state(ns, SUM).add(1);
+        internals.state(ns, EARLIEST).add(new Instant(key.equals("a") ? 10 : 20));
+      }
+    }
+    internals.setKey("a");
+    internals.clearNamespace(WINDOW_NS);
+    assertTrue(internals.state(WINDOW_NS, BAG).isEmpty().read());
+    assertNull(internals.state(WINDOW_NS, VALUE).read());
+    assertTrue(internals.state(WINDOW_NS, MULTIMAP).isEmpty().read());
+    assertTrue(internals.state(WINDOW_NS, ORDERED).isEmpty().read());
+    assertEquals("a", internals.state(GLOBAL, VALUE).read());
+    assertEquals(new Instant(10), internals.minimumWatermarkHold());
+
+    internals.clearKey();
+    assertNull(internals.state(GLOBAL, VALUE).read());
+    assertTrue(internals.state(GLOBAL, SET).isEmpty().read());
+    assertTrue(internals.state(GLOBAL, MAP).isEmpty().read());
+    assertTrue(internals.state(GLOBAL, SUM).isEmpty().read());
+    assertEquals(new Instant(20), internals.minimumWatermarkHold());
+
+    // 16 cells of key "b" (8 kinds x 2 namespaces) remain: 14 in the state table, 2 holds.
+    internals.setKey("b");
+    assertEquals("b", internals.state(WINDOW_NS, VALUE).read());
+    assertEquals(14, rows(backend.table(BackendStateInternals.STATE_TABLE)).size());
+    assertEquals(2, rows(backend.table(BackendStateInternals.HOLD_TABLE)).size());
+
+    // Writing null to a value clears it, as a cleared cell reads null.
+    internals.state(GLOBAL, VALUE).write(null);
+    assertEquals(13, rows(backend.table(BackendStateInternals.STATE_TABLE)).size());
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void stateIsKeyedOnlyAfterSetKey(String engine) {
     open(engine);
     IllegalStateException e =
