@@ -29,13 +29,16 @@ final class ExpectedTokens {
    */
   static String describe(IntervalSet expected, int previousType) {
     List<Integer> types = new ArrayList<>(expected.toList());
+    types.remove(Integer.valueOf(Token.EPSILON));
     // Keywords double as names; when a name fits, listing every keyword would only be noise.
     if (types.contains(TssLexer.IDENT)) {
       types.removeIf(ExpectedTokens::isKeyword);
     }
-    // "end of input" reads best last.
-    if (types.remove(Integer.valueOf(Token.EOF))) {
-      types.add(Token.EOF);
+    // Statement ends read best last: "TRANSFORM, ';' or end of input".
+    for (int end : new int[] {TssLexer.SEMI, Token.EOF}) {
+      if (types.remove(Integer.valueOf(end))) {
+        types.add(end);
+      }
     }
     Set<String> words = new LinkedHashSet<>();
     boolean unitsDone = false;

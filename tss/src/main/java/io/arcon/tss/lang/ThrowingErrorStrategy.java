@@ -6,6 +6,7 @@ import org.antlr.v4.runtime.Parser;
 import org.antlr.v4.runtime.RecognitionException;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.TokenStream;
+import org.antlr.v4.runtime.atn.ATNState;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
 /**
@@ -18,6 +19,37 @@ import org.antlr.v4.runtime.misc.IntervalSet;
  * {@code EXTRACT a.b} lists {@code ','}, {@code ON} and {@code AT}, not just {@code AT}).
  */
 final class ThrowingErrorStrategy extends DefaultErrorStrategy {
+  /**
+   * Tokens that optional clauses passed over at the current position would have accepted. When an
+   * error is detected after leaving such clauses (e.g. at the {@code ;} expected after a CREATE),
+   * ANTLR's own expected set no longer contains them, yet they are what the user may have meant.
+   */
+  private IntervalSet skippedAlternatives = new IntervalSet();
+
+  private int skippedAlternativesAt = -1;
+
+  @Override
+  public void sync(Parser recognizer) {
+    int index = recognizer.getInputStream().index();
+    if (index != skippedAlternativesAt) {
+      skippedAlternatives = new IntervalSet();
+      skippedAlternativesAt = index;
+    }
+    ATNState state = recognizer.getInterpreter().atn.states.get(recognizer.getState());
+    skippedAlternatives.addAll(recognizer.getATN().nextTokens(state));
+    super.sync(recognizer);
+  }
+
+  private IntervalSet withSkipped(Parser recognizer, Token offending, IntervalSet expected) {
+    if (offending.getTokenIndex() != skippedAlternativesAt) {
+      return expected;
+    }
+    IntervalSet all = new IntervalSet();
+    all.addAll(expected);
+    all.addAll(skippedAlternatives);
+    all.remove(Token.EPSILON);
+    return all;
+  }
 
   @Override
   public void reportError(Parser recognizer, RecognitionException e) {
@@ -27,19 +59,26 @@ final class ThrowingErrorStrategy extends DefaultErrorStrategy {
     if (expected == null || expected.isNil()) {
       expected = recognizer.getExpectedTokens();
     }
-    throw error(recognizer.getInputStream(), offending, expected);
+    throw error(
+        recognizer.getInputStream(), offending, withSkipped(recognizer, offending, expected));
   }
 
   @Override
   protected void reportUnwantedToken(Parser recognizer) {
+    Token offending = recognizer.getCurrentToken();
     throw error(
-        recognizer.getInputStream(), recognizer.getCurrentToken(), getExpectedTokens(recognizer));
+        recognizer.getInputStream(),
+        offending,
+        withSkipped(recognizer, offending, getExpectedTokens(recognizer)));
   }
 
   @Override
   protected void reportMissingToken(Parser recognizer) {
+    Token offending = recognizer.getCurrentToken();
     throw error(
-        recognizer.getInputStream(), recognizer.getCurrentToken(), getExpectedTokens(recognizer));
+        recognizer.getInputStream(),
+        offending,
+        withSkipped(recognizer, offending, getExpectedTokens(recognizer)));
   }
 
   static TssSyntaxException error(TokenStream tokens, Token offending, IntervalSet expected) {
