@@ -13,8 +13,8 @@ import java.util.Objects;
 
 /**
  * The {@code ON KEY 'literal'} of a CREATE TSS, read as a value of the state's key type. The
- * control plane parses it at CREATE (to refuse e.g. 'abc' for an INT64 key) and the agent parses
- * it again to filter rows.
+ * control plane parses it at CREATE (to refuse e.g. 'abc' for an INT64 key) and the agent parses it
+ * again to filter rows.
  *
  * <p>BYTES keys match the UTF-8 bytes of the literal; OPAQUE keys match their readable string;
  * TIMESTAMP keys take ISO-8601 UTC ({@code 2026-12-02T13:00:00Z}). Composite keys (ROW, LIST, MAP)

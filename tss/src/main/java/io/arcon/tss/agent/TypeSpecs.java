@@ -37,7 +37,8 @@ public final class TypeSpecs {
     } else if (type instanceof ListType list) {
       spec.setList(ListTypeSpec.newBuilder().setElement(toProto(list.element())));
     } else if (type instanceof MapType map) {
-      spec.setMap(MapTypeSpec.newBuilder().setKey(toProto(map.key())).setValue(toProto(map.value())));
+      spec.setMap(
+          MapTypeSpec.newBuilder().setKey(toProto(map.key())).setValue(toProto(map.value())));
     } else if (type instanceof OpaqueType) {
       spec.setOpaque(OpaqueTypeSpec.getDefaultInstance());
     } else {

@@ -113,6 +113,7 @@ final class ControlPlane implements AutoCloseable {
     final VersionSchedule schedule;
     final TreeMap<Instant, VersionRecord> versions = new TreeMap<>();
     final Set<Instant> committing = new HashSet<>();
+
     /** app -> its states in this TSS, in EXTRACT order. */
     final Map<String, List<String>> statesByApp = new LinkedHashMap<>();
 
@@ -201,9 +202,7 @@ final class ControlPlane implements AutoCloseable {
     session.send(
         ControlMessage.newBuilder()
             .setRegistered(
-                Registered.newBuilder()
-                    .setApp(app)
-                    .setServerTime(ProtoTime.toProto(Instant.now())))
+                Registered.newBuilder().setApp(app).setServerTime(ProtoTime.toProto(Instant.now())))
             .build());
     LOG.info("app {} registered with {} states", app, register.getStatesCount());
     dispatchAll();
@@ -460,9 +459,7 @@ final class ControlPlane implements AutoCloseable {
       VersionRecord record = tss.versions.get(version);
       VersionRecord.Builder updated = record.toBuilder();
       if (failure == null) {
-        updated
-            .setStatus(VersionStatus.COMMITTED)
-            .setCommittedAt(ProtoTime.toProto(Instant.now()));
+        updated.setStatus(VersionStatus.COMMITTED).setCommittedAt(ProtoTime.toProto(Instant.now()));
         if (diffBase != null && definition.getDiff()) {
           updated.setDiffBase(ProtoTime.toProto(diffBase));
         }
@@ -504,14 +501,22 @@ final class ControlPlane implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw ControlPlaneException.invalid(e.getMessage());
     }
-    return switch (statement) {
-      case ShowApps s -> table(showAppsTable(), "");
-      case DescribeApp d -> describeAppTable(d.app());
-      case CreateTss c -> create(c);
-      case ShowTss s -> showTss();
-      case DescribeTss d -> describeTss(d.name());
-      case DropTss d -> drop(d.name());
-    };
+    // Java 17: no pattern switch; Statement is sealed, so this chain covers every statement.
+    if (statement instanceof ShowApps) {
+      List<List<String>> rows = showAppsTable();
+      return table(rows, rows.size() + " apps");
+    } else if (statement instanceof DescribeApp d) {
+      return describeAppTable(d.app());
+    } else if (statement instanceof CreateTss c) {
+      return create(c);
+    } else if (statement instanceof ShowTss) {
+      return showTss();
+    } else if (statement instanceof DescribeTss d) {
+      return describeTss(d.name());
+    } else if (statement instanceof DropTss d) {
+      return drop(SafeNames.requireName("TSS", d.name()));
+    }
+    throw ControlPlaneException.invalid("unsupported statement " + statement);
   }
 
   ResultTable createFromText(String statementText) {
@@ -591,7 +596,13 @@ final class ControlPlane implements AutoCloseable {
             : "none yet";
     return build(
         List.of(
-            "state", "transform", "state_id", "kind", "key_type", "value_type", "backend",
+            "state",
+            "transform",
+            "state_id",
+            "kind",
+            "key_type",
+            "value_type",
+            "backend",
             "consistency"),
         rows,
         "app "
@@ -627,7 +638,9 @@ final class ControlPlane implements AutoCloseable {
       if (tsss.containsKey(definition.getName())) {
         throw new ControlPlaneException(
             Status.Code.ALREADY_EXISTS,
-            "TSS " + definition.getName() + " already exists; DROP TSS it first or pick a new name");
+            "TSS "
+                + definition.getName()
+                + " already exists; DROP TSS it first or pick a new name");
       }
       committer.writeDefinition(definition);
       TssState tss = new TssState(definition);
@@ -700,7 +713,9 @@ final class ControlPlane implements AutoCloseable {
       StateInfo state = app.state(stateName);
       if (state == null) {
         String valid =
-            app.info.getStatesList().stream().map(StateInfo::getName).collect(Collectors.joining(", "));
+            app.info.getStatesList().stream()
+                .map(StateInfo::getName)
+                .collect(Collectors.joining(", "));
         throw ControlPlaneException.notFound(
             "app "
                 + appName
@@ -715,7 +730,12 @@ final class ControlPlane implements AutoCloseable {
           KeyLiterals.parse(keyType, create.keyLiteral());
         } catch (IllegalArgumentException e) {
           throw ControlPlaneException.invalid(
-              "ON KEY does not fit state " + ref + " (key type " + keyType + "): " + e.getMessage());
+              "ON KEY does not fit state "
+                  + ref
+                  + " (key type "
+                  + keyType
+                  + "): "
+                  + e.getMessage());
         }
       }
       definition.addStates(
@@ -745,7 +765,9 @@ final class ControlPlane implements AutoCloseable {
               .filter(v -> v.getStatus() == VersionStatus.COMMITTED)
               .count();
       long pending =
-          tss.versions.values().stream().filter(v -> v.getStatus() == VersionStatus.PENDING).count();
+          tss.versions.values().stream()
+              .filter(v -> v.getStatus() == VersionStatus.PENDING)
+              .count();
       rows.add(
           List.of(
               d.getName(),
@@ -846,8 +868,12 @@ final class ControlPlane implements AutoCloseable {
     } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
       throw new ControlPlaneException(
           Status.Code.INTERNAL,
-          "TSS " + name + " is dropped but its files under " + lake.tssDir(name)
-              + " could not be removed: " + e.getMessage());
+          "TSS "
+              + name
+              + " is dropped but its files under "
+              + lake.tssDir(name)
+              + " could not be removed: "
+              + e.getMessage());
     }
     return build(List.of(), List.of(), "TSS " + name + " dropped; removed " + lake.tssDir(name));
   }

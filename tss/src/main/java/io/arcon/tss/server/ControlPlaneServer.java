@@ -52,7 +52,8 @@ public final class ControlPlaneServer implements AutoCloseable {
             .permitKeepAliveTime(10, TimeUnit.SECONDS)
             .permitKeepAliveWithoutCalls(true);
     if (config.token() != null) {
-      builder.addService(ServerInterceptors.intercept(service, new BearerAuthInterceptor(config.token())));
+      builder.addService(
+          ServerInterceptors.intercept(service, new BearerAuthInterceptor(config.token())));
     } else {
       builder.addService(service);
     }
@@ -139,7 +140,13 @@ public final class ControlPlaneServer implements AutoCloseable {
     }
     Runtime.getRuntime().addShutdownHook(new Thread(server::close, "tss-shutdown"));
     System.out.println(
-        "TSS control plane on " + config.bindHost() + ":" + server.port() + " (home " + config.home() + ")");
+        "TSS control plane on "
+            + config.bindHost()
+            + ":"
+            + server.port()
+            + " (home "
+            + config.home()
+            + ")");
     server.awaitTermination();
   }
 

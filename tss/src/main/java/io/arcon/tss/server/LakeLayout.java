@@ -1,11 +1,7 @@
 package io.arcon.tss.server;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Instant;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -23,8 +19,8 @@ import org.apache.hadoop.fs.Path;
  * next version's diff is computed against it. It starts with {@code _} so that readers globbing
  * {@code version=*} and Hive-style partition discovery skip it.
  *
- * <p>Paths are built as complete URI strings: a version directory contains ':' (ISO-8601 time), which
- * Hadoop's {@code Path(parent, child)} would misread as a URI scheme.
+ * <p>Paths are built as complete URI strings: a version directory contains ':' (ISO-8601 time),
+ * which Hadoop's {@code Path(parent, child)} would misread as a URI scheme.
  */
 final class LakeLayout {
   static final String COMMITTED = "_COMMITTED";
@@ -34,13 +30,14 @@ final class LakeLayout {
   static final String PART = "part-0.parquet";
 
   private final String root;
-  private final Configuration conf = new Configuration();
 
   LakeLayout(String lake) {
     this.root = normalize(lake);
   }
 
-  /** A local directory becomes an absolute {@code file:} URI; a URI is kept (without a final '/'). */
+  /**
+   * A local directory becomes an absolute {@code file:} URI; a URI is kept (without a final '/').
+   */
   static String normalize(String lake) {
     String uri;
     if (lake.matches("^[A-Za-z][A-Za-z0-9+.-]*:/.*")) {
@@ -106,16 +103,5 @@ final class LakeLayout {
           "TRANSFORM needs a local lake directory, but the lake is " + lakeUri);
     }
     return uri.getPath();
-  }
-
-  FileSystem fileSystem() {
-    try {
-      // A private instance: settings such as checksum files must not leak into the writers'.
-      FileSystem fs = FileSystem.newInstance(new Path(root).toUri(), conf);
-      fs.setWriteChecksum(false);
-      return fs;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot open the lake file system at " + root, e);
-    }
   }
 }
