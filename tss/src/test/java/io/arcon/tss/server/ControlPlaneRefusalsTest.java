@@ -24,6 +24,7 @@ import io.grpc.stub.StreamObserver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -103,6 +104,31 @@ class ControlPlaneRefusalsTest {
   }
 
   @Test
+  void transformThatReadsAnythingButTheVersionIsRefused() throws Exception {
+    Path secret = Files.writeString(home.resolve("secret.csv"), "password\nhunter2\n");
+    for (String sql :
+        new String[] {
+          "SELECT * FROM read_csv(''" + secret + "'')",
+          "SELECT * FROM read_text(''/etc/passwd'')",
+          "SELECT c.key FROM clicks_app.clicks c, read_parquet(''"
+              + home
+              + "/lake/*/*.parquet'') p",
+          "SELECT * FROM nope.clicks"
+        }) {
+      TssClientException e =
+          refused("CREATE TSS t AS EXTRACT clicks_app.clicks" + AT + " TRANSFORM '" + sql + "';");
+      assertEquals(Status.Code.INVALID_ARGUMENT, e.code(), sql);
+      assertTrue(e.getMessage().startsWith("TRANSFORM is refused: "), e.getMessage());
+    }
+    assertEquals(List.of(), client.showTss().rows(), "a refused CREATE left a TSS behind");
+    client.execute(
+        "CREATE TSS t AS EXTRACT clicks_app.clicks"
+            + AT
+            + " TRANSFORM 'SELECT key, value * 2 AS doubled FROM clicks_app.clicks';");
+    assertEquals(1, client.showTss().rows().size());
+  }
+
+  @Test
   void syntaxErrorsComeBackWithLineAndColumn() {
     TssClientException e = refused("CREATE TSS t AS EXTRACT clicks_app.clicks\nFROM x;");
     assertEquals(Status.Code.INVALID_ARGUMENT, e.code());
@@ -138,7 +164,7 @@ class ControlPlaneRefusalsTest {
     assertEquals(Status.Code.INVALID_ARGUMENT, badState.getCode());
     assertTrue(badState.getDescription().startsWith("invalid state name 'a/../b'"));
 
-    try (Stream<Path> files = Files.walk(home.getParent())) {
+    try (Stream<Path> files = Files.walk(home)) {
       assertFalse(
           files.anyMatch(p -> p.getFileName().toString().contains("evil")),
           "a refused name reached the file system");
