@@ -1,16 +1,22 @@
 package io.arcon.tss.server;
 
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import io.arcon.tss.proto.AppInfo;
 import io.arcon.tss.proto.TssCatalogEntry;
+import io.arcon.tss.proto.VersionRecord;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,15 +25,23 @@ import java.util.List;
  * every change rewrites one small file atomically:
  *
  * <pre>
- * home/catalog/tss/&lt;name&gt;.json   definition + version catalog (TssCatalogEntry)
- * home/catalog/apps/&lt;name&gt;.json  last registered state catalog of an app (AppInfo)
+ * home/catalog/tss/&lt;name&gt;.json      definition + open (PENDING) versions (TssCatalogEntry)
+ * home/catalog/tss/&lt;name&gt;.versions  final (COMMITTED/FAILED) versions, append-only
+ * home/catalog/apps/&lt;name&gt;.json     last registered state catalog of an app (AppInfo)
  * </pre>
  *
- * Names are checked identifiers before they get here, so they are safe file names.
+ * <p>Final versions go to an append-only log of length-delimited {@link VersionRecord}s, so the
+ * cost of a change does not grow with the history of a long-running periodic TSS. A version is
+ * appended (and fsynced) to the log before it is removed from the JSON file; after a crash in
+ * between it is in both and the log wins. A record torn by a crash mid-append was never
+ * acknowledged (its version is still PENDING in the JSON file) and is cut off at load.
+ *
+ * <p>Names are checked identifiers before they get here, so they are safe file names.
  */
 final class CatalogStore {
   private static final JsonFormat.Printer PRINTER = JsonFormat.printer();
   private static final JsonFormat.Parser PARSER = JsonFormat.parser();
+  private static final String VERSIONS_SUFFIX = ".versions";
 
   private final Path tssDir;
   private final Path appsDir;
@@ -68,8 +82,67 @@ final class CatalogStore {
     write(tssDir.resolve(entry.getDefinition().getName() + ".json"), entry);
   }
 
+  /** Appends a COMMITTED or FAILED version to the TSS's log, durably. */
+  void appendFinalVersion(String tss, VersionRecord record) {
+    Path log = tssDir.resolve(tss + VERSIONS_SUFFIX);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try {
+      record.writeDelimitedTo(bytes);
+      try (FileChannel channel =
+          FileChannel.open(
+              log,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE,
+              StandardOpenOption.APPEND)) {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes.toByteArray());
+        while (buffer.hasRemaining()) {
+          channel.write(buffer);
+        }
+        channel.force(true);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot append to the version log " + log, e);
+    }
+  }
+
+  /** The final versions of a TSS in the order they were appended; cuts off a torn last record. */
+  List<VersionRecord> loadFinalVersions(String tss) {
+    Path log = tssDir.resolve(tss + VERSIONS_SUFFIX);
+    List<VersionRecord> records = new ArrayList<>();
+    if (!Files.exists(log)) {
+      return records;
+    }
+    try {
+      byte[] content = Files.readAllBytes(log);
+      CodedInputStream in = CodedInputStream.newInstance(content);
+      int validEnd = 0;
+      while (!in.isAtEnd()) {
+        try {
+          int length = in.readRawVarint32();
+          if (length < 0 || length > content.length - in.getTotalBytesRead()) {
+            break;
+          }
+          records.add(VersionRecord.parseFrom(in.readRawBytes(length)));
+          validEnd = in.getTotalBytesRead();
+        } catch (InvalidProtocolBufferException e) {
+          break;
+        }
+      }
+      if (validEnd < content.length) {
+        try (FileChannel channel = FileChannel.open(log, StandardOpenOption.WRITE)) {
+          channel.truncate(validEnd);
+          channel.force(true);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the version log " + log, e);
+    }
+    return records;
+  }
+
   void deleteTss(String name) {
     try {
+      Files.deleteIfExists(tssDir.resolve(name + VERSIONS_SUFFIX));
       Files.deleteIfExists(tssDir.resolve(name + ".json"));
       AtomicFiles.fsyncDirectory(tssDir);
     } catch (IOException e) {

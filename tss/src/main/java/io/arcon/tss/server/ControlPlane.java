@@ -36,7 +36,6 @@ import io.arcon.tss.proto.WrittenFile;
 import io.grpc.Status;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -44,6 +43,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -112,6 +112,10 @@ final class ControlPlane implements AutoCloseable {
     final TssDefinition definition;
     final VersionSchedule schedule;
     final TreeMap<Instant, VersionRecord> versions = new TreeMap<>();
+
+    /** The PENDING versions: what scheduling looks at, so its cost does not grow with history. */
+    final TreeSet<Instant> open = new TreeSet<>();
+
     final Set<Instant> committing = new HashSet<>();
 
     /** app -> its states in this TSS, in EXTRACT order. */
@@ -148,6 +152,16 @@ final class ControlPlane implements AutoCloseable {
         for (VersionRecord v : entry.getVersionsList()) {
           tss.versions.put(ProtoTime.toInstant(v.getVersion()), v);
         }
+        // The log of final versions wins over a PENDING copy left by a crash in between.
+        for (VersionRecord v : store.loadFinalVersions(tss.name())) {
+          tss.versions.put(ProtoTime.toInstant(v.getVersion()), v);
+        }
+        tss.versions.forEach(
+            (time, v) -> {
+              if (v.getStatus() == VersionStatus.PENDING) {
+                tss.open.add(time);
+              }
+            });
         tsss.put(tss.name(), tss);
         ensureVersions(tss);
         // A crash between "all sealed" and "_COMMITTED" leaves a sealed PENDING version: redo it.
@@ -301,9 +315,7 @@ final class ControlPlane implements AutoCloseable {
   /** Adds version times up to the next one no app has passed yet (see class comment). */
   private void ensureVersions(TssState tss) {
     boolean changed = false;
-    long pending =
-        tss.versions.values().stream().filter(v -> v.getStatus() == VersionStatus.PENDING).count();
-    while (pending < MAX_PENDING_VERSIONS) {
+    while (tss.open.size() < MAX_PENDING_VERSIONS) {
       Instant next;
       if (tss.versions.isEmpty()) {
         next = tss.schedule.first();
@@ -325,7 +337,7 @@ final class ControlPlane implements AutoCloseable {
         record.addApps(AppVersionState.newBuilder().setApp(app));
       }
       tss.versions.put(next, record.build());
-      pending++;
+      tss.open.add(next);
       changed = true;
     }
     if (changed) {
@@ -351,10 +363,9 @@ final class ControlPlane implements AutoCloseable {
 
   /** Sends each connected app the assignments its watermark has unlocked and it has not sealed. */
   private void dispatch(TssState tss) {
-    for (Map.Entry<Instant, VersionRecord> e : tss.versions.entrySet()) {
-      Instant version = e.getKey();
-      VersionRecord record = e.getValue();
-      if (record.getStatus() != VersionStatus.PENDING || tss.committing.contains(version)) {
+    for (Instant version : tss.open) {
+      VersionRecord record = tss.versions.get(version);
+      if (tss.committing.contains(version)) {
         continue;
       }
       for (Map.Entry<String, List<String>> appStates : tss.statesByApp.entrySet()) {
@@ -401,9 +412,8 @@ final class ControlPlane implements AutoCloseable {
     for (AppVersionState a : record.getAppsList()) {
       updated.addApps(a.getApp().equals(app) ? a.toBuilder().setFailure(reason).build() : a);
     }
-    tss.versions.put(version, updated.build());
+    finish(tss, version, updated.build());
     LOG.warn("version {}@{} failed: app {}: {}", tss.name(), version, app, reason);
-    persist(tss);
   }
 
   /**
@@ -411,12 +421,8 @@ final class ControlPlane implements AutoCloseable {
    * order because a DIFF version is computed against the previous committed one.
    */
   private void scheduleCommits(TssState tss) {
-    for (Map.Entry<Instant, VersionRecord> e : tss.versions.entrySet()) {
-      VersionRecord record = e.getValue();
-      if (record.getStatus() != VersionStatus.PENDING) {
-        continue;
-      }
-      Instant version = e.getKey();
+    for (Instant version : tss.open) {
+      VersionRecord record = tss.versions.get(version);
       boolean allSealed = record.getAppsList().stream().allMatch(AppVersionState::getSealed);
       if (allSealed && tss.committing.add(version)) {
         Instant diffBase = lastCommittedBefore(tss, version);
@@ -467,20 +473,27 @@ final class ControlPlane implements AutoCloseable {
       } else {
         updated.setStatus(VersionStatus.FAILED).setFailure(failure);
       }
-      tss.versions.put(version, updated.build());
-      persist(tss);
+      finish(tss, version, updated.build());
       ensureVersions(tss);
       scheduleCommits(tss);
       dispatch(tss);
     }
   }
 
+  /** Records a version as COMMITTED or FAILED: log first, then drop it from the open set. */
+  private void finish(TssState tss, Instant version, VersionRecord record) {
+    store.appendFinalVersion(tss.name(), record);
+    tss.versions.put(version, record);
+    tss.open.remove(version);
+    persist(tss);
+  }
+
   private void persist(TssState tss) {
-    store.saveTss(
-        TssCatalogEntry.newBuilder()
-            .setDefinition(tss.definition)
-            .addAllVersions(tss.versions.values())
-            .build());
+    TssCatalogEntry.Builder entry = TssCatalogEntry.newBuilder().setDefinition(tss.definition);
+    for (Instant version : tss.open) {
+      entry.addVersions(tss.versions.get(version));
+    }
+    store.saveTss(entry.build());
   }
 
   private static AppInfo persistedForm(AppState app) {
@@ -889,18 +902,6 @@ final class ControlPlane implements AutoCloseable {
       table.addRows(ResultRow.newBuilder().addAllCells(row));
     }
     return table.build();
-  }
-
-  /** For tests: the version records of a TSS, in time order. */
-  synchronized List<VersionRecord> versions(String tss) {
-    TssState state = tsss.get(tss);
-    return state == null ? List.of() : List.copyOf(state.versions.values());
-  }
-
-  synchronized Map<String, Instant> watermarks() {
-    Map<String, Instant> result = new HashMap<>();
-    apps.forEach((k, v) -> result.put(k, v.watermark));
-    return result;
   }
 
   @Override

@@ -1,8 +1,6 @@
 package io.arcon.tss.server;
 
-import java.net.URI;
 import java.time.Instant;
-import org.apache.hadoop.fs.Path;
 
 /**
  * Where a TSS's files live in the lake (DESIGN §6):
@@ -93,15 +91,5 @@ final class LakeLayout {
 
   String fullStateFile(String tss, Instant version, String app, String state) {
     return fullVersionDir(tss, version) + "/" + app + "/" + state + "/" + PART;
-  }
-
-  /** A local file-system path for a lake URI, for tools (DuckDB) that read local files. */
-  static String localPath(String lakeUri) {
-    URI uri = new Path(lakeUri).toUri();
-    if (uri.getScheme() != null && !"file".equals(uri.getScheme())) {
-      throw new IllegalArgumentException(
-          "TRANSFORM needs a local lake directory, but the lake is " + lakeUri);
-    }
-    return uri.getPath();
   }
 }

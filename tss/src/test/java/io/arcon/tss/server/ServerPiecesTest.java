@@ -74,6 +74,38 @@ class ServerPiecesTest {
   }
 
   @Test
+  void finalVersionsAreAppendedAndATornTailIsCutOff() throws Exception {
+    CatalogStore store = new CatalogStore(home);
+    VersionRecord first =
+        VersionRecord.newBuilder()
+            .setVersion(ProtoTime.toProto(AT))
+            .setStatus(VersionStatus.COMMITTED)
+            .build();
+    VersionRecord second =
+        first.toBuilder()
+            .setVersion(ProtoTime.toProto(AT.plusSeconds(60)))
+            .setStatus(VersionStatus.FAILED)
+            .setFailure("app a: disk full")
+            .build();
+    store.appendFinalVersion("t", first);
+    store.appendFinalVersion("t", second);
+    assertEquals(List.of(first, second), store.loadFinalVersions("t"));
+
+    // A crash in the middle of an append leaves a partial record at the end.
+    Path log = home.resolve("catalog/tss/t.versions");
+    long intact = Files.size(log);
+    byte[] third = second.toBuilder().setFailure("x".repeat(50)).build().toByteArray();
+    Files.write(
+        log,
+        new byte[] {(byte) third.length, third[0], third[1]},
+        java.nio.file.StandardOpenOption.APPEND);
+    assertEquals(List.of(first, second), store.loadFinalVersions("t"));
+    assertEquals(intact, Files.size(log), "the torn record was not cut off");
+    store.appendFinalVersion("t", first);
+    assertEquals(List.of(first, second, first), store.loadFinalVersions("t"));
+  }
+
+  @Test
   void aCorruptCatalogFileIsNamedInTheError() throws Exception {
     Files.createDirectories(home.resolve("catalog/tss"));
     Files.writeString(home.resolve("catalog/tss/broken.json"), "{ not json");
