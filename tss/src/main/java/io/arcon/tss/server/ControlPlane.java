@@ -655,6 +655,13 @@ final class ControlPlane implements AutoCloseable {
                 + definition.getName()
                 + " already exists; DROP TSS it first or pick a new name");
       }
+      if (committer.lakeDirInUse(definition.getName())) {
+        throw new ControlPlaneException(
+            Status.Code.ALREADY_EXISTS,
+            lake.tssDir(definition.getName())
+                + " already holds files, not from a TSS this control plane knows; move them away"
+                + " or pick another name");
+      }
       committer.writeDefinition(definition);
       TssState tss = new TssState(definition);
       tsss.put(tss.name(), tss);

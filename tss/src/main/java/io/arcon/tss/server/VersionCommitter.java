@@ -63,6 +63,19 @@ final class VersionCommitter {
     DuckDbTransform.check(sql, tables);
   }
 
+  /**
+   * Whether the lake already has files for this TSS name: left by a TSS whose catalog was lost,
+   * they would show up as committed versions of the new one.
+   */
+  boolean lakeDirInUse(String tss) {
+    try (FileSystem fs = fileSystem()) {
+      Path dir = new Path(lake.tssDir(tss));
+      return fs.exists(dir) && fs.listStatus(dir).length > 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot look at " + lake.tssDir(tss), e);
+    }
+  }
+
   void writeDefinition(TssDefinition definition) {
     try {
       writeAtomically(

@@ -129,6 +129,21 @@ class ControlPlaneRefusalsTest {
   }
 
   @Test
+  void leftoverFilesOfAnUnknownTssAreNotAdopted() throws Exception {
+    Path leftover = home.resolve("lake/old/version=2026-12-02T12:00:00Z/_COMMITTED");
+    Files.createDirectories(leftover.getParent());
+    Files.writeString(leftover, "{}");
+    TssClientException e = refused("CREATE TSS old AS EXTRACT clicks_app.clicks" + AT + ";");
+    assertEquals(Status.Code.ALREADY_EXISTS, e.code());
+    assertTrue(
+        e.getMessage()
+            .endsWith(
+                "/lake/old already holds files, not from a TSS this control"
+                    + " plane knows; move them away or pick another name"),
+        e.getMessage());
+  }
+
+  @Test
   void syntaxErrorsComeBackWithLineAndColumn() {
     TssClientException e = refused("CREATE TSS t AS EXTRACT clicks_app.clicks\nFROM x;");
     assertEquals(Status.Code.INVALID_ARGUMENT, e.code());
