@@ -32,9 +32,9 @@ import picocli.CommandLine.Spec;
     },
     footer = {
       "",
-      "Statements: SHOW APPS; DESCRIBE APP a; CREATE TSS ...; SHOW TSS; DESCRIBE TSS t; DROP TSS t;",
-      "            QUERY t [VERSION 'time' | LATEST] <DuckDB SELECT over app.state tables>;",
-      "Exit codes: 0 ok, 1 a statement failed, 2 a statement or the command line is malformed."
+      "Statements end with ';'. 'help' in the shell lists them; QUERY reads a committed",
+      "version with DuckDB:  QUERY t [VERSION 'time' | LATEST] SELECT ... FROM app.state",
+      "Exit codes: 0 ok, 1 a statement failed, 2 malformed statement or command line."
     },
     subcommands = {ServerCommand.class})
 public final class TssCli implements Callable<Integer> {
