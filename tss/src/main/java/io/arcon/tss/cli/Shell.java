@@ -93,7 +93,13 @@ final class Shell {
       try {
         TablePrinter.print(executor.execute(statement), out);
       } catch (RuntimeException e) {
-        ErrorReport.print(e, input, out);
+        try {
+          ErrorReport.print(e, input, out);
+        } catch (RuntimeException unexpected) {
+          // A bug must not end the session the user is typing in; -e still fails loudly.
+          out.println("error: unexpected failure: " + unexpected);
+          out.flush();
+        }
         break;
       } finally {
         catalog.invalidate();
