@@ -3,7 +3,6 @@ package io.arcon.tss.cli;
 import io.arcon.tss.cli.StatementSplitter.Piece;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -94,7 +93,13 @@ final class Shell {
       try {
         TablePrinter.print(executor.execute(statement), out);
       } catch (RuntimeException e) {
-        ErrorReport.print(e, input, out);
+        try {
+          ErrorReport.print(e, input, out);
+        } catch (RuntimeException unexpected) {
+          // A bug must not end the session the user is typing in; -e still fails loudly.
+          out.println("error: unexpected failure: " + unexpected);
+          out.flush();
+        }
         break;
       } finally {
         catalog.invalidate();
@@ -115,16 +120,5 @@ final class Shell {
             + " (app.\"Transform.state\"),",
         "    a TRANSFORM result is the table transform.",
         "Commands: help, exit, quit (or Ctrl-D). TAB completes keywords and names.");
-  }
-
-  /** Used when the history file cannot be created (e.g. a read-only home). */
-  static Path requireWritableParent(Path historyFile) {
-    Path parent = historyFile.toAbsolutePath().getParent();
-    if (parent != null && !java.nio.file.Files.isDirectory(parent)) {
-      throw new UncheckedIOException(
-          new IOException(
-              "history file directory " + parent + " does not exist; pass --history-file FILE"));
-    }
-    return historyFile;
   }
 }

@@ -6,6 +6,7 @@ import io.arcon.tss.client.TssClient;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,9 +33,9 @@ import picocli.CommandLine.Spec;
     },
     footer = {
       "",
-      "Statements: SHOW APPS; DESCRIBE APP a; CREATE TSS ...; SHOW TSS; DESCRIBE TSS t; DROP TSS t;",
-      "            QUERY t [VERSION 'time' | LATEST] <DuckDB SELECT over app.state tables>;",
-      "Exit codes: 0 ok, 1 a statement failed, 2 a statement or the command line is malformed."
+      "Statements end with ';'. 'help' in the shell lists them; QUERY reads a committed",
+      "version with DuckDB:  QUERY t [VERSION 'time' | LATEST] SELECT ... FROM app.state",
+      "Exit codes: 0 ok, 1 a statement failed, 2 malformed statement or command line."
     },
     subcommands = {ServerCommand.class})
 public final class TssCli implements Callable<Integer> {
@@ -87,16 +88,26 @@ public final class TssCli implements Callable<Integer> {
       }
       try (Terminal terminal = TerminalBuilder.builder().name("tss").system(true).build()) {
         return new Shell(
-                terminal,
-                executor,
-                new CatalogCache(client),
-                Shell.requireWritableParent(historyFile),
-                endpoint.toString())
+                terminal, executor, new CatalogCache(client), historyFile(), endpoint.toString())
             .run();
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot open the terminal: " + e.getMessage(), e);
       }
+    } catch (IOException e) {
+      return ErrorReport.print(
+          new UncheckedIOException("cannot open the terminal: " + e.getMessage(), e),
+          "",
+          spec.commandLine().getErr());
+    } catch (RuntimeException e) {
+      return ErrorReport.print(e, "", spec.commandLine().getErr());
     }
+  }
+
+  /** The history file, with its directory created: a custom --history-file may be anywhere. */
+  private Path historyFile() throws IOException {
+    Path parent = historyFile.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    return historyFile;
   }
 
   /** Runs every statement of {@code script} in order; stops at the first failure. */

@@ -40,14 +40,20 @@ public final class HadoopFs {
   static FileSystem fileSystem(Path path, Configuration conf) {
     try {
       return path.getFileSystem(conf);
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
+      // A scheme with no implementation is an IOException; one whose configured class is
+      // missing (s3a without hadoop-aws) is a RuntimeException wrapping ClassNotFoundException.
+      Throwable reason = e.getCause() instanceof ClassNotFoundException ? e.getCause() : e;
       throw new UncheckedIOException(
           "Cannot open the file system of '"
               + path
               + "' (scheme "
               + path.toUri().getScheme()
-              + "); for s3a:// and similar, put the Hadoop connector jar on the class path",
-          e);
+              + "): "
+              + reason.getMessage()
+              + "; for s3a:// and similar, put the Hadoop connector jar (e.g. hadoop-aws) on the"
+              + " class path",
+          e instanceof IOException io ? io : new IOException(reason));
     }
   }
 }

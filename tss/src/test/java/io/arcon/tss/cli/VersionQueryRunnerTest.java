@@ -125,12 +125,12 @@ class VersionQueryRunnerTest {
           assertThrows(IllegalArgumentException.class, () -> query("QUERY t " + sql), sql);
       assertTrue(e.getMessage().startsWith("QUERY failed: Permission Error"), e.getMessage());
     }
-    Path target = lake.resolve("t/version=" + V2 + "/evil.csv");
+    Path target = lake.resolve("t/version=" + V2 + "/written.csv");
     for (String sql :
         List.of(
             "COPY (SELECT 1) TO '" + target + "'",
             "EXPLAIN ANALYZE COPY (SELECT 1) TO '" + target + "'",
-            "ATTACH '" + lake.resolve("x.db") + "'",
+            "ATTACH '" + lake.resolve("attached.db") + "'",
             "SET enable_external_access = true")) {
       IllegalArgumentException e =
           assertThrows(IllegalArgumentException.class, () -> query("QUERY t " + sql), sql);

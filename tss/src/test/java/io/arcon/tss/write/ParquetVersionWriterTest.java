@@ -303,4 +303,22 @@ class ParquetVersionWriterTest {
     assertArrayEquals(bytes, ((OpaqueValue) back.key()).bytes());
     assertEquals(null, ((OpaqueValue) back.value()).readable());
   }
+
+  @Test
+  void unknownFileSystemSchemeNamesTheMissingConnector() {
+    java.io.UncheckedIOException e =
+        assertThrows(
+            java.io.UncheckedIOException.class,
+            () ->
+                writer.writeVersion(
+                    "s3a://bucket/lake/t/part-00000.parquet",
+                    Fixtures.SCHEMA,
+                    Fixtures.rows(),
+                    Fixtures.VERSION));
+    assertEquals(
+        "Cannot open the file system of 's3a://bucket/lake/t/part-00000.parquet' (scheme s3a):"
+            + " Class org.apache.hadoop.fs.s3a.S3AFileSystem not found; for s3a:// and similar,"
+            + " put the Hadoop connector jar (e.g. hadoop-aws) on the class path",
+        e.getMessage());
+  }
 }
