@@ -14,9 +14,15 @@ public interface StateSource {
   List<StateDescriptor> states();
 
   /**
-   * The rows of {@code stateName} at version time {@code versionTime}: the state after exactly the
-   * updates with event time strictly before {@code versionTime}. Every row's {@code updatedAt} must
-   * be before {@code versionTime}; the agent fails the version otherwise.
+   * The rows of {@code stateName} at version time {@code versionTime}.
+   *
+   * <p>For an {@code EXACT} state: the state after exactly the updates with event time strictly
+   * before {@code versionTime}, read from its version chain. Every row's {@code updatedAt} must be
+   * before {@code versionTime}; the agent fails the version otherwise.
+   *
+   * <p>For a {@code WATERMARK_CUT} state: the state as it was when the app's watermark passed
+   * {@code versionTime} (the app keeps that snapshot until asked: the assignment arrives after the
+   * watermark report). Rows may carry later {@code updatedAt}s.
    *
    * @param keyFilter only rows with this key (a value of the state's key type as parsed by {@link
    *     KeyLiterals#parse}), or null for all keys. The agent re-checks the filter, so a source may

@@ -1,9 +1,9 @@
 package io.arcon.tss.agent;
 
 import io.arcon.tss.TssDefaults;
-import io.arcon.tss.model.FieldType;
 import io.arcon.tss.model.StateRow;
 import io.arcon.tss.proto.AppMessage;
+import io.arcon.tss.proto.Consistency;
 import io.arcon.tss.proto.ControlMessage;
 import io.arcon.tss.proto.ExtractionAssignment;
 import io.arcon.tss.proto.Register;
@@ -358,7 +358,8 @@ public final class TssAgent implements AutoCloseable {
             writer.writeVersion(
                 file,
                 state.schema(),
-                checked(rows, stateName, version, keyFilter, state.schema().keyType()),
+                checked(
+                    rows, stateName, version, keyFilter, state.consistency() == Consistency.EXACT),
                 version);
         sealed.addFiles(
             WrittenFile.newBuilder()
@@ -383,11 +384,13 @@ public final class TssAgent implements AutoCloseable {
   }
 
   /**
-   * Applies the key filter (a source may ignore it) and refuses rows updated at or after the
-   * version time: such a row means the source answered with state from the version's future.
+   * Applies the key filter (a source may ignore it) and, for an EXACT state, refuses rows updated
+   * at or after the version time: such a row means the source answered with state from the
+   * version's future. A WATERMARK_CUT state may hold such rows (inputs processed before the
+   * watermark passed T); DESCRIBE APP labels its consistency.
    */
   private static Iterable<StateRow> checked(
-      Iterable<StateRow> rows, String state, Instant version, Object keyFilter, FieldType keyType) {
+      Iterable<StateRow> rows, String state, Instant version, Object keyFilter, boolean exact) {
     return () ->
         new Iterator<>() {
           private final Iterator<StateRow> it = rows.iterator();
@@ -400,7 +403,7 @@ public final class TssAgent implements AutoCloseable {
               if (keyFilter != null && !KeyLiterals.matches(keyFilter, row.key())) {
                 continue;
               }
-              if (!row.updatedAt().isBefore(version)) {
+              if (exact && !row.updatedAt().isBefore(version)) {
                 throw new IllegalStateException(
                     "state "
                         + state

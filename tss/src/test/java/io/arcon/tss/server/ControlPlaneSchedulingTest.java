@@ -12,6 +12,7 @@ import io.arcon.tss.client.ResultTable;
 import io.arcon.tss.client.TssClient;
 import io.arcon.tss.model.FieldType;
 import io.arcon.tss.model.StateRow;
+import io.arcon.tss.proto.Consistency;
 import io.arcon.tss.proto.ExtractionAssignment;
 import io.arcon.tss.write.ParquetVersionReader;
 import java.nio.file.Files;
@@ -125,7 +126,7 @@ class ControlPlaneSchedulingTest {
   }
 
   @Test
-  void keyFilterReachesTheFilesAndAFutureRowFailsTheVersion() throws Exception {
+  void keyFilterReachesTheFilesAndAFutureRowFailsAnExactVersionOnly() throws Exception {
     SyntheticApp counters =
         new SyntheticApp()
             .withCounter("user_clicks", FieldType.INT64)
@@ -144,11 +145,38 @@ class ControlPlaneSchedulingTest {
             return List.of(new StateRow(1L, null, 11L, version));
           }
         };
+    StateSource cut =
+        new StateSource() {
+          @Override
+          public List<StateDescriptor> states() {
+            StateDescriptor exact = counters.states().get(0);
+            return List.of(
+                new StateDescriptor(
+                    exact.name(),
+                    exact.transform(),
+                    exact.stateId(),
+                    exact.kind(),
+                    exact.schema(),
+                    exact.backend(),
+                    Consistency.WATERMARK_CUT));
+          }
+
+          @Override
+          public Iterable<StateRow> rows(String state, Instant version, Object keyFilter) {
+            // Legitimate for a watermark cut: processed before the watermark passed T.
+            return List.of(new StateRow(1L, null, 11L, version));
+          }
+        };
     try (TssAgent good =
             TssAgent.builder("counter_app", counters).endpoint("127.0.0.1", port).start();
-        TssAgent bad = TssAgent.builder("leaky_app", leaky).endpoint("127.0.0.1", port).start()) {
+        TssAgent bad = TssAgent.builder("leaky_app", leaky).endpoint("127.0.0.1", port).start();
+        TssAgent cutAgent = TssAgent.builder("cut_app", cut).endpoint("127.0.0.1", port).start()) {
       assertTrue(good.awaitRegistered(TestSupport.PATIENCE));
       assertTrue(bad.awaitRegistered(TestSupport.PATIENCE));
+      assertTrue(cutAgent.awaitRegistered(TestSupport.PATIENCE));
+      assertEquals("watermark_cut", client.execute("DESCRIBE APP cut_app;").rows().get(0).get(7));
+      client.execute("CREATE TSS cut AS EXTRACT cut_app.user_clicks AT '2026-12-02 13:00:00';");
+      cutAgent.reportWatermark(T.plusSeconds(1));
       client.execute(
           "CREATE TSS only_two AS EXTRACT counter_app.user_clicks ON KEY '2' AT '2026-12-02"
               + " 13:00:00';");
@@ -177,6 +205,17 @@ class ControlPlaneSchedulingTest {
               + " holds only updates with event time < T",
           status("leak", T));
       assertFalse(Files.exists(home.resolve("lake/leak/version=2026-12-02T13:00:00Z/_COMMITTED")));
+
+      TestSupport.await(
+          "cut to commit", () -> status("cut", T).startsWith("committed"), () -> status("cut", T));
+      assertEquals(
+          List.of(new StateRow(1L, null, 11L, T)),
+          new ParquetVersionReader()
+              .read(
+                  home.resolve(
+                          "lake/cut/version=2026-12-02T13:00:00Z/cut_app/user_clicks/part-0.parquet")
+                      .toString())
+              .rows());
     }
   }
 
