@@ -205,14 +205,30 @@ public final class TssAgent implements AutoCloseable {
   // ------------------------------------------------------------------ stream
 
   private void connect() {
-    long generation;
+    Register register;
+    try {
+      // Built before the stream opens: a source that cannot describe its states yet (still
+      // starting) is retried with backoff instead of killing the connector thread.
+      register = registerMessage();
+    } catch (RuntimeException e) {
+      LOG.warn("agent {}: the state source cannot list its states: {}", app, e.toString());
+      long generation;
+      synchronized (lock) {
+        generation = ++streamGeneration;
+      }
+      streamEnded(
+          generation,
+          Status.FAILED_PRECONDITION.withDescription(
+              "the state source cannot list its states: " + e.getMessage()));
+      return;
+    }
     synchronized (lock) {
       if (closed) {
         return;
       }
-      generation = ++streamGeneration;
+      long generation = ++streamGeneration;
       requests = stub.connect(new Responses(generation));
-      sendLocked(AppMessage.newBuilder().setRegister(registerMessage()).build());
+      sendLocked(AppMessage.newBuilder().setRegister(register).build());
     }
     LOG.debug("agent {} opened a stream to {}", app, endpoint);
   }

@@ -30,6 +30,7 @@ import java.util.function.Supplier;
  */
 public final class TssClient implements AutoCloseable {
   private static final long CALL_TIMEOUT_SECONDS = 60;
+  private static final int MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 
   private final String endpoint;
   private final ManagedChannel channel;
@@ -37,7 +38,12 @@ public final class TssClient implements AutoCloseable {
 
   private TssClient(String host, int port, String token) {
     this.endpoint = host + ":" + port;
-    this.channel = NettyChannelBuilder.forAddress(host, port).usePlaintext().build();
+    this.channel =
+        NettyChannelBuilder.forAddress(host, port)
+            .usePlaintext()
+            // DESCRIBE TSS of a long-running periodic TSS lists every version: beyond gRPC's 4 MB.
+            .maxInboundMessageSize(MAX_RESPONSE_BYTES)
+            .build();
     TssControlGrpc.TssControlBlockingStub base = TssControlGrpc.newBlockingStub(channel);
     this.stub = token == null || token.isEmpty() ? base : base.withInterceptors(bearer(token));
   }
