@@ -44,6 +44,11 @@ final class AppSession {
     return sentAssignments.add(assignmentKey);
   }
 
+  /** A version is final: nothing more will be sent for it, so the stream need not remember it. */
+  synchronized void forget(String assignmentKey) {
+    sentAssignments.remove(assignmentKey);
+  }
+
   /** StreamObserver is not thread-safe; every write goes through here. */
   synchronized void send(ControlMessage message) {
     if (closed) {

@@ -378,7 +378,7 @@ final class ControlPlane implements AutoCloseable {
             || isSealed(record, appName)) {
           continue;
         }
-        if (!app.session.markSent(tss.name() + "@" + version)) {
+        if (!app.session.markSent(assignmentKey(tss, version))) {
           continue;
         }
         ExtractionAssignment.Builder assignment =
@@ -393,6 +393,10 @@ final class ControlPlane implements AutoCloseable {
         app.session.send(ControlMessage.newBuilder().setAssignment(assignment).build());
       }
     }
+  }
+
+  private static String assignmentKey(TssState tss, Instant version) {
+    return tss.name() + "@" + version;
   }
 
   private static boolean isSealed(VersionRecord record, String app) {
@@ -486,6 +490,12 @@ final class ControlPlane implements AutoCloseable {
     tss.versions.put(version, record);
     tss.open.remove(version);
     persist(tss);
+    for (String appName : tss.statesByApp.keySet()) {
+      AppState app = apps.get(appName);
+      if (app != null && app.session != null) {
+        app.session.forget(assignmentKey(tss, version));
+      }
+    }
   }
 
   private void persist(TssState tss) {
@@ -517,7 +527,7 @@ final class ControlPlane implements AutoCloseable {
     // Java 17: no pattern switch; Statement is sealed, so this chain covers every statement.
     if (statement instanceof ShowApps) {
       List<List<String>> rows = showAppsTable();
-      return table(rows, rows.size() + " apps");
+      return appsTable(rows, rows.size() + " apps");
     } else if (statement instanceof DescribeApp d) {
       return describeAppTable(d.app());
     } else if (statement instanceof CreateTss c) {
@@ -584,7 +594,7 @@ final class ControlPlane implements AutoCloseable {
     return rows;
   }
 
-  private ResultTable table(List<List<String>> rows, String message) {
+  private ResultTable appsTable(List<List<String>> rows, String message) {
     return build(List.of("app", "connected", "watermark", "states"), rows, message);
   }
 
