@@ -247,9 +247,13 @@ public final class StreamingClicks {
                         clickSpec(options), options.getMaxEvents(), options.getEventsPerSecond())))
             .apply(new WindowedClickTotals(options, print));
     if (options.getOutput() != null) {
-      panes.apply(
-          "WritePanes",
-          TextIO.write().to(options.getOutput()).withWindowedWrites().withNumShards(1));
+      panes
+          // Each line already is a pane's total; the file write's own grouping must not
+          // accumulate them again, or every later file would repeat the earlier lines.
+          .apply("DiscardWrittenPanes", Window.<String>configure().discardingFiredPanes())
+          .apply(
+              "WritePanes",
+              TextIO.write().to(options.getOutput()).withWindowedWrites().withNumShards(1));
     }
   }
 
