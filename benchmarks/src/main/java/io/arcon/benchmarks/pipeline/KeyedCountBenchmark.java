@@ -112,7 +112,8 @@ public final class KeyedCountBenchmark {
       }
       List<Double> rates = new ArrayList<>();
       for (int run = 1; run <= options.getRuns(); run++) {
-        double seconds = runOnce(configuration, args, options.getElements(), options.getKeys());
+        double seconds =
+            runOnce(configuration, args, options.getElements(), options.getKeys()).seconds();
         double rate = options.getElements() / seconds;
         rates.add(rate);
         log(
@@ -132,8 +133,11 @@ public final class KeyedCountBenchmark {
     log("results written to %s", results.toAbsolutePath());
   }
 
-  /** Runs the pipeline once, verifies it from its counters, and returns the seconds it took. */
-  static double runOnce(Configuration configuration, String[] args, long elements, int keys) {
+  /** What one run took and what its sink counted. */
+  record Run(double seconds, long keys, long countedElements) {}
+
+  /** Runs the pipeline once and verifies it from its counters; fails on a wrong result. */
+  static Run runOnce(Configuration configuration, String[] args, long elements, int keys) {
     Options options = configuration.options(args);
     Pipeline pipeline = Pipeline.create(options);
     KeyedCountPipeline.build(pipeline, elements, keys);
@@ -144,31 +148,39 @@ public final class KeyedCountBenchmark {
     if (state != PipelineResult.State.DONE) {
       throw new IllegalStateException(configuration.label + " ended in state " + state);
     }
+    Run run =
+        new Run(
+            seconds,
+            counter(result, KeyedCountPipeline.KEYS),
+            counter(result, KeyedCountPipeline.COUNTED));
     long expectedKeys = Math.min(keys, elements);
-    verify(configuration, result, KeyedCountPipeline.KEYS, expectedKeys);
-    verify(configuration, result, KeyedCountPipeline.COUNTED, elements);
-    return seconds;
+    if (run.keys() != expectedKeys || run.countedElements() != elements) {
+      throw new IllegalStateException(
+          String.format(
+              Locale.ROOT,
+              "%s produced a wrong result: %d keys and %d counted elements, expected %d and %d",
+              configuration.label,
+              run.keys(),
+              run.countedElements(),
+              expectedKeys,
+              elements));
+    }
+    return run;
   }
 
-  private static void verify(
-      Configuration configuration, PipelineResult result, String counter, long expected) {
+  private static long counter(PipelineResult result, String name) {
     MetricQueryResults metrics =
         result
             .metrics()
             .queryMetrics(
                 MetricsFilter.builder()
-                    .addNameFilter(MetricNameFilter.named(KeyedCountPipeline.NAMESPACE, counter))
+                    .addNameFilter(MetricNameFilter.named(KeyedCountPipeline.NAMESPACE, name))
                     .build());
-    long actual = 0;
+    long total = 0;
     for (MetricResult<Long> metric : metrics.getCounters()) {
-      actual += metric.getAttempted();
+      total += metric.getAttempted();
     }
-    if (actual != expected) {
-      throw new IllegalStateException(
-          String.format(
-              "%s produced a wrong result: counter %s = %d, expected %d",
-              configuration.label, counter, actual, expected));
-    }
+    return total;
   }
 
   /** The measured table, ratios against both DirectRunner configurations if they ran. */
