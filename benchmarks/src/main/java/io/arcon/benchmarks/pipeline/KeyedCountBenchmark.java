@@ -109,6 +109,7 @@ public final class KeyedCountBenchmark {
       if (options.getWarmupElements() > 0) {
         log("%s: warm-up with %,d elements", configuration.label, options.getWarmupElements());
         runOnce(configuration, args, options.getWarmupElements(), options.getKeys());
+        log("%s: warm-up done; heap after GC %,d MB", configuration.label, usedHeapAfterGcMb());
       }
       List<Double> rates = new ArrayList<>();
       for (int run = 1; run <= options.getRuns(); run++) {
@@ -117,8 +118,8 @@ public final class KeyedCountBenchmark {
         double rate = options.getElements() / seconds;
         rates.add(rate);
         log(
-            "%s: run %d: %,d elements in %.2f s = %,.0f elements/s",
-            configuration.label, run, options.getElements(), seconds, rate);
+            "%s: run %d: %,d elements in %.2f s = %,.0f elements/s; heap after GC %,d MB",
+            configuration.label, run, options.getElements(), seconds, rate, usedHeapAfterGcMb());
       }
       measurements.add(new Measurement(configuration, rates));
     }
@@ -181,6 +182,16 @@ public final class KeyedCountBenchmark {
       total += metric.getAttempted();
     }
     return total;
+  }
+
+  /**
+   * Heap still in use once a run is over: a runner that keeps a finished job reachable shows here,
+   * and would otherwise slow down every configuration measured after it.
+   */
+  private static long usedHeapAfterGcMb() {
+    System.gc();
+    Runtime runtime = Runtime.getRuntime();
+    return (runtime.totalMemory() - runtime.freeMemory()) >> 20;
   }
 
   /** The measured table, ratios against both DirectRunner configurations if they ran. */
