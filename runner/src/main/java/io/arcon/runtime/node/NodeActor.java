@@ -61,7 +61,10 @@ public final class NodeActor extends AbstractActor {
   private int[] channelPort;
   private long[] portWatermark;
   private long inputWatermark = Long.MIN_VALUE;
-  private final ArrayDeque<Object> pendingInputs = new ArrayDeque<>();
+  /** Inputs that arrived while output was blocked, with their senders (credits go back there). */
+  private record PendingInput(RuntimeMessage message, ActorRef sender) {}
+
+  private final ArrayDeque<PendingInput> pendingInputs = new ArrayDeque<>();
 
   // output side
   private OutputChannel[][] outChannelsByEdge; // [edge id][receiver instance]
@@ -306,11 +309,12 @@ public final class NodeActor extends AbstractActor {
     if (stopped) {
       return;
     }
-    outChannelsByEdge[credit.edgeId()][credit.receiverInstance()].onCredit();
     guarded(
         () -> {
+          outChannelsByEdge[credit.edgeId()][credit.receiverInstance()].onCredit();
           while (!pendingInputs.isEmpty() && !isBlocked()) {
-            processInput(pendingInputs.poll());
+            PendingInput pending = pendingInputs.poll();
+            processInput(pending.message(), pending.sender());
           }
           if (source != null && !isBlocked() && !finishing && !inputsEnded) {
             getSelf().tell(NodeMessages.POLL, ActorRef.noSender());
@@ -323,15 +327,16 @@ public final class NodeActor extends AbstractActor {
       return;
     }
     if (isBlocked() || !pendingInputs.isEmpty()) {
-      pendingInputs.add(message);
+      pendingInputs.add(new PendingInput(message, getSender()));
       return;
     }
-    guarded(() -> processInput(message));
+    ActorRef sender = getSender();
+    guarded(() -> processInput(message, sender));
   }
 
-  private void processInput(Object message) throws Exception {
+  private void processInput(RuntimeMessage message, ActorRef sender) throws Exception {
     try {
-      dispatchInput(message);
+      dispatchInput(message, sender);
       if (config.eagerBundles() && bundleOpen && !finishing) {
         finishBundle();
       }
@@ -342,7 +347,7 @@ public final class NodeActor extends AbstractActor {
     }
   }
 
-  private void dispatchInput(Object message) throws Exception {
+  private void dispatchInput(RuntimeMessage message, ActorRef sender) throws Exception {
     if (message instanceof RuntimeMessage.EventBatch batch) {
       ensureBundle();
       int ch = batch.channel();
@@ -353,7 +358,7 @@ public final class NodeActor extends AbstractActor {
         op.processElement(port, elements[i]);
       }
       bundleElements += batch.size();
-      getSender().tell(new RuntimeMessage.Credit(edgeOfChannel(ch), instance), getSelf());
+      sender.tell(new RuntimeMessage.Credit(edgeOfChannel(ch), instance), getSelf());
       if (bundleElements >= config.maxBundleSize()) {
         finishBundle();
       }
