@@ -32,15 +32,8 @@ class StreamingClicksTest {
 
   @TempDir Path tmp;
 
-  /**
-   * ArconRunner runs this test only with {@code -Dexamples.streamingOnArcon=true}: on main 2cc4a8f
-   * its ReduceFnRunner fired the end-of-window and garbage-collection timers of a window in
-   * separate calls when the watermark leapt to the end of time, emitting a second, empty ON_TIME
-   * pane 0; on main 28f0578 the pipeline does not finish. Both are reported to the runner's owner.
-   */
   static Stream<String> runners() {
-    boolean onArcon = Boolean.getBoolean("examples.streamingOnArcon");
-    return Runners.names().filter(runner -> onArcon || !runner.equals("ArconRunner"));
+    return Runners.names();
   }
 
   private record Pane(long index, String timing, long clicks, long points) {}
