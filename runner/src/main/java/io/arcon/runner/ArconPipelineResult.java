@@ -63,6 +63,7 @@ public class ArconPipelineResult implements PipelineResult {
     } catch (ExecutionException e) {
       throw new IllegalStateException("Job monitor failed", e.getCause());
     }
+    monitor.awaitShutdown(5_000);
     State state = getState();
     if (state == State.FAILED) {
       throw new Pipeline.PipelineExecutionException(userCause(monitor.failure()));

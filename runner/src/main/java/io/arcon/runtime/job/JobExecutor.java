@@ -28,6 +28,7 @@ public final class JobExecutor {
     }
     JobMonitor monitor = new JobMonitor(instances);
     ActorSystem system = ActorSystem.create(actorSystemName(jobName), pekkoConfig());
+    monitor.setShutdown(system.getWhenTerminated().toCompletableFuture());
 
     Map<Integer, ActorRef[]> refs = new HashMap<>();
     NodeActor.Wiring wiring = new NodeActor.Wiring(refs);

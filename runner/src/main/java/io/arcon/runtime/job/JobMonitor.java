@@ -75,6 +75,26 @@ public final class JobMonitor {
     }
   }
 
+  private volatile CompletableFuture<?> shutdown = CompletableFuture.completedFuture(null);
+
+  void setShutdown(CompletableFuture<?> shutdown) {
+    this.shutdown = shutdown;
+  }
+
+  /**
+   * Waits (bounded) until the runtime's threads are gone after the job ended, so that a caller
+   * that exits or unloads classes right after the job does not pull the rug from under them.
+   */
+  public void awaitShutdown(long timeoutMillis) {
+    try {
+      shutdown.get(timeoutMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      // Shutdown is best effort; the job's outcome is already decided.
+    }
+  }
+
   public boolean isTerminated() {
     return outcome.isDone();
   }
