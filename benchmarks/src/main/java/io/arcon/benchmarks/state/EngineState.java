@@ -94,6 +94,10 @@ public abstract class EngineState {
     useKey(random.nextLong(keys));
   }
 
+  final long randomLong() {
+    return random.nextLong(keys);
+  }
+
   final int randomInt(int bound) {
     return random.nextInt(bound);
   }

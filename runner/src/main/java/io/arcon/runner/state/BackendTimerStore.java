@@ -1,6 +1,7 @@
 package io.arcon.runner.state;
 
 import io.arcon.state.CloseableIterator;
+import io.arcon.state.KeyBytes;
 import io.arcon.state.StateBackend;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
@@ -54,6 +55,16 @@ public final class BackendTimerStore {
   private final OrderedBytes keyBuilder = new OrderedBytes(128);
   private final OrderedBytes valueBuilder = new OrderedBytes(128);
 
+  /**
+   * Per domain code, an index key below which that domain's part of the timer index is known to be
+   * empty, or null when unknown. Polls start their scan there instead of at the domain's first key:
+   * in an LSM engine (rocksdb) a scan from the start steps over the tombstone of every timer fired
+   * since the last compaction, so firing n timers one poll at a time cost O(n²) (hours for the 300k
+   * end-of-window cleanup timers of a large keyed state). Every insert below it lowers it.
+   * Knowledge of this store instance only: a backend restored underneath needs a new store.
+   */
+  private final byte[][] emptyBelow = new byte[3][];
+
   public BackendTimerStore(StateBackend backend, Coder<? extends BoundedWindow> windowCoder) {
     Objects.requireNonNull(backend, "backend");
     this.timerCoder = TimerDataCoderV2.of(Objects.requireNonNull(windowCoder, "windowCoder"));
@@ -84,7 +95,12 @@ public final class BackendTimerStore {
             .writeOrderedLong(ts)
             .writeOrderedLong(outputTs)
             .toByteArray());
-    timerIndex.put(indexKey(domain, ts, identity), encode(timer));
+    byte[] indexKey = indexKey(domain, ts, identity);
+    timerIndex.put(indexKey, encode(timer));
+    byte[] hint = emptyBelow[domain];
+    if (hint != null && KeyBytes.compare(indexKey, hint) < 0) {
+      emptyBelow[domain] = indexKey;
+    }
     outputIndex.put(outputKey(outputTs, identity), EMPTY);
   }
 
@@ -107,16 +123,25 @@ public final class BackendTimerStore {
    */
   public KeyedTimer pollFirstBefore(TimeDomain domain, Instant bound) {
     int code = domainCode(domain);
-    byte[] from = keyBuilder.reset().writeByte(code).toByteArray();
     byte[] to =
         keyBuilder.reset().writeByte(code).writeOrderedLong(bound.getMillis()).toByteArray();
+    byte[] from = emptyBelow[code];
+    if (from == null) {
+      from = keyBuilder.reset().writeByte(code).toByteArray();
+    } else if (KeyBytes.compare(from, to) >= 0) {
+      return null;
+    }
     StateEntry first;
     try (CloseableIterator<StateEntry> it = timerIndex.scan(from, to)) {
       if (!it.hasNext()) {
+        // Nothing of this domain below the bound: later polls can start there.
+        emptyBelow[code] = to;
         return null;
       }
       first = it.next();
     }
+    // The polled row was the first of its domain and is deleted below.
+    emptyBelow[code] = first.key();
     TimerData timer = decode(first.value());
     byte[] identity = Arrays.copyOfRange(first.key(), 9, first.key().length);
     timerIndex.delete(first.key());

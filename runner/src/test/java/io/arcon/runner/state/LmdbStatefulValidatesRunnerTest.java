@@ -14,7 +14,7 @@ import org.junit.runners.Suite;
  * with {@code --stateBackend=lmdb}: all of a stateful transform's Beam state and timers live in the
  * lmdb engine.
  */
-@RunWith(Categories.class)
+@RunWith(StatefulVrSuite.class)
 @Categories.IncludeCategory({UsesStatefulParDo.class, UsesTimersInParDo.class})
 @Suite.SuiteClasses({
   ParDoTest.StateTests.class,
