@@ -60,7 +60,10 @@ public final class LmdbStateBackend implements StateBackend {
   public static final String ENGINE = "lmdb";
 
   private static final long MAX_BATCH_BYTES = 64L << 20;
-  private static final int CHUNK_ENTRIES = 512;
+
+  /** The most entries one scan chunk copies out (scans start smaller, see {@link LmdbScan}). */
+  static final int CHUNK_ENTRIES = 512;
+
   private static final long CHUNK_BYTES = 4L << 20;
 
   private final Path root;
@@ -273,13 +276,15 @@ public final class LmdbStateBackend implements StateBackend {
 
   /**
    * Reads entries of {@code [start, toExclusive)} (or {@code (start, toExclusive)} when {@code
-   * startExclusive}) into {@code out}, at most one chunk; returns whether more may follow.
+   * startExclusive}) into {@code out}, at most {@code maxEntries} entries or one chunk's bytes;
+   * returns whether more may follow.
    */
   boolean readChunk(
       LmdbStateTable table,
       byte[] start,
       boolean startExclusive,
       byte[] toExclusive,
+      int maxEntries,
       Deque<StateEntry> out) {
     checkOpen();
     if (start != null && toExclusive != null && KeyBytes.compare(start, toExclusive) >= 0) {
@@ -308,7 +313,7 @@ public final class LmdbStateBackend implements StateBackend {
         v.get(value);
         out.add(new StateEntry(key, value));
         bytes += key.length + value.length;
-        if (out.size() >= CHUNK_ENTRIES || bytes >= CHUNK_BYTES) {
+        if (out.size() >= maxEntries || bytes >= CHUNK_BYTES) {
           return true;
         }
         found = cursor.next();
