@@ -14,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
+import org.apache.beam.runners.core.metrics.MetricsPusher;
+import org.apache.beam.sdk.metrics.MetricsOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineRunner;
 import org.apache.beam.sdk.metrics.MetricsEnvironment;
@@ -91,7 +93,11 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             translation.manualClock() != null,
             translation.activity());
     JobMonitor monitor = JobExecutor.start(options.getJobName(), graph, config);
-    return new ArconPipelineResult(monitor, metrics, temporaryState ? stateRoot : null);
+    ArconPipelineResult result =
+        new ArconPipelineResult(monitor, metrics, temporaryState ? stateRoot : null);
+    // Pushes metrics to --metricsSink every --metricsPushPeriod when a sink is configured.
+    new MetricsPusher(metrics, options.as(MetricsOptions.class), result).start();
+    return result;
   }
 
   /**

@@ -45,6 +45,8 @@ public final class NodeActor extends AbstractActor {
   /** For each operator, the indexes of in-chain operators feeding it. */
   private int[][] upstreamOps;
   private long[] opOutputWatermark;
+  /** The last watermark each operator was advanced to; operators only ever see increases. */
+  private long[] opInputWatermark;
   private Output[] opOutputs;
 
   // input side
@@ -112,6 +114,8 @@ public final class NodeActor extends AbstractActor {
     ops = new Operator[n];
     opOutputWatermark = new long[n];
     Arrays.fill(opOutputWatermark, Long.MIN_VALUE);
+    opInputWatermark = new long[n];
+    Arrays.fill(opInputWatermark, Long.MIN_VALUE);
     opOutputs = new Output[n];
     List<List<Integer>> ups = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -424,10 +428,17 @@ public final class NodeActor extends AbstractActor {
     ensureBundle();
     for (int i = from; i < ops.length; i++) {
       long in = operatorInputWatermark(i);
-      ops[i].advanceWatermark(in);
+      advanceOperator(i, in);
       opOutputWatermark[i] = Math.min(in, ops[i].outputWatermarkHold());
     }
     finishBundle();
+  }
+
+  private void advanceOperator(int i, long watermark) throws Exception {
+    if (watermark > opInputWatermark[i]) {
+      opInputWatermark[i] = watermark;
+      ops[i].advanceWatermark(watermark);
+    }
   }
 
   private long operatorInputWatermark(int i) {
@@ -598,7 +609,7 @@ public final class NodeActor extends AbstractActor {
     }
     for (int i = source != null ? 1 : 0; i < ops.length; i++) {
       ensureBundle();
-      ops[i].advanceWatermark(Long.MAX_VALUE);
+      advanceOperator(i, Long.MAX_VALUE);
       ops[i].endOfInput();
       finishBundle();
       opOutputWatermark[i] = Long.MAX_VALUE;
