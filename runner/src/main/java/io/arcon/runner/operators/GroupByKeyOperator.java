@@ -7,6 +7,11 @@ import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.Output;
 import java.io.Closeable;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.function.Supplier;
+import org.apache.beam.runners.core.TimerInternals.TimerData;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -134,6 +139,7 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
     WindowedValue<KV<K, InT>> value = (WindowedValue<KV<K, InT>>) ke.element();
     K key = value.getValue().getKey();
     keyed.setCurrentKey(ke.keyBytes(), key, value.getTimestamp());
+    keyed.setProcessingTime(context.currentProcessingTime());
     KeyedWorkItem<K, InT> item =
         KeyedWorkItems.elementsWorkItem(
             key, List.of(value.withValue(value.getValue().getValue())));
@@ -149,21 +155,50 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
     }
     inputWatermark = watermark;
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      keyed.fireEventTimers(watermark, context.currentProcessingTime(), this::fire);
+      keyed.setWatermarks(watermark, new Instant(context.currentProcessingTime()));
+      fireDue(() -> keyed.pollEventTimer(watermark));
     }
   }
 
   @Override
   public void advanceProcessingTime(long nowMillis) throws Exception {
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      keyed.fireProcessingTimers(inputWatermark, nowMillis, this::fire);
+      keyed.setWatermarks(inputWatermark, new Instant(nowMillis));
+      fireDue(() -> keyed.pollProcessingTimer(nowMillis));
     }
   }
 
-  private void fire(KeyedTimer timer) {
-    K key = keyed.setCurrentKeyForTimer(timer);
-    KeyedWorkItem<K, InT> item = KeyedWorkItems.timersWorkItem(key, List.of(timer.timer()));
-    runner.processElement(WindowedValues.valueInGlobalWindow(item));
+  /**
+   * Delivers every due timer, all timers of one key in one work item, as runners-core's reduce
+   * logic expects: the end-of-window and garbage-collection timers of a window that fall due
+   * together must be seen together, or the window fires an extra pane. Timers set while firing
+   * that are already due are delivered in a further round.
+   */
+  private void fireDue(Supplier<KeyedTimer> poll) {
+    while (true) {
+      LinkedHashMap<ByteBuffer, List<KeyedTimer>> byKey =
+          new LinkedHashMap<>();
+      KeyedTimer timer;
+      while ((timer = poll.get()) != null) {
+        byKey
+            .computeIfAbsent(
+                ByteBuffer.wrap(timer.encodedKey()), k -> new ArrayList<>())
+            .add(timer);
+      }
+      if (byKey.isEmpty()) {
+        return;
+      }
+      for (List<KeyedTimer> timers : byKey.values()) {
+        K key = keyed.setCurrentKeyForTimer(timers.get(timers.size() - 1));
+        List<org.apache.beam.runners.core.TimerInternals.TimerData> data =
+            new ArrayList<>(timers.size());
+        for (KeyedTimer t : timers) {
+          data.add(t.timer());
+        }
+        KeyedWorkItem<K, InT> item = KeyedWorkItems.timersWorkItem(key, data);
+        runner.processElement(WindowedValues.valueInGlobalWindow(item));
+      }
+    }
   }
 
   @Override

@@ -1,0 +1,318 @@
+package io.arcon.benchmarks.pipeline;
+
+import io.arcon.runner.ArconPipelineOptions;
+import io.arcon.runner.ArconRunner;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.beam.runners.direct.DirectOptions;
+import org.apache.beam.runners.direct.DirectRunner;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.metrics.MetricNameFilter;
+import org.apache.beam.sdk.metrics.MetricQueryResults;
+import org.apache.beam.sdk.metrics.MetricResult;
+import org.apache.beam.sdk.metrics.MetricsFilter;
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.DefaultValueFactory;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+
+/**
+ * Whole-pipeline throughput of {@link KeyedCountPipeline} on ArconRunner and on DirectRunner (with
+ * its default checks, and with immutability and encodability enforcement off), measured in one
+ * process so the ratios compare like with like.
+ *
+ * <p>Each configuration first runs a smaller warm-up (JIT, class loading), then {@code --runs}
+ * measured runs; a run's time is from {@code run()} to the end of {@code waitUntilFinish()}, so it
+ * includes the runner's start and shutdown, as a user sees it. Every run is verified from its
+ * counters before its time is reported.
+ */
+public final class KeyedCountBenchmark {
+
+  private KeyedCountBenchmark() {}
+
+  /** Options of the benchmark; {@code --parallelism} etc. are ArconRunner's own. */
+  public interface Options extends ArconPipelineOptions {
+    @Description("Elements of each measured run")
+    @Default.Long(10_000_000)
+    long getElements();
+
+    void setElements(long value);
+
+    @Description("Elements of the warm-up run before each configuration's measured runs")
+    @Default.Long(1_000_000)
+    long getWarmupElements();
+
+    void setWarmupElements(long value);
+
+    @Description("Distinct keys (x % keys)")
+    @Default.Integer(10_000)
+    int getKeys();
+
+    void setKeys(int value);
+
+    @Description("Measured runs per configuration; the best and the mean are reported")
+    @Default.Integer(1)
+    int getRuns();
+
+    void setRuns(int value);
+
+    @Description(
+        "Comma-separated configurations to measure: arcon, direct, direct-unchecked (all by"
+            + " default)")
+    @Default.String("arcon,direct,direct-unchecked")
+    String getConfigurations();
+
+    void setConfigurations(String value);
+
+    @Description(
+        "File the results are written to (default: benchmarks/target/keyed-count.txt, relative to"
+            + " the repository root or the benchmarks/ folder, whichever it is started from)")
+    @Default.InstanceFactory(DefaultResultsFile.class)
+    String getResultsFile();
+
+    void setResultsFile(String value);
+  }
+
+  /** {@code benchmarks/target/keyed-count.txt} whether started from the root or the module. */
+  public static class DefaultResultsFile implements DefaultValueFactory<String> {
+    @Override
+    public String create(PipelineOptions options) {
+      Path moduleTarget =
+          Files.isDirectory(Path.of("benchmarks"))
+              ? Path.of("benchmarks", "target")
+              : Path.of("target");
+      return moduleTarget.resolve("keyed-count.txt").toString();
+    }
+  }
+
+  public static void main(String[] args) throws IOException {
+    Options options = PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class);
+    if (options.getRuns() <= 0) {
+      throw new IllegalArgumentException("--runs must be positive, got " + options.getRuns());
+    }
+    if (options.getWarmupElements() < 0) {
+      throw new IllegalArgumentException(
+          "--warmupElements must not be negative (0 skips the warm-up), got "
+              + options.getWarmupElements());
+    }
+    List<Configuration> configurations = Configuration.parseList(options.getConfigurations());
+
+    List<Measurement> measurements = new ArrayList<>();
+    for (Configuration configuration : configurations) {
+      if (options.getWarmupElements() > 0) {
+        log("%s: warm-up with %,d elements", configuration.label, options.getWarmupElements());
+        runOnce(configuration, args, options.getWarmupElements(), options.getKeys());
+        log("%s: warm-up done; heap after GC %,d MB", configuration.label, usedHeapAfterGcMb());
+      }
+      List<Double> rates = new ArrayList<>();
+      for (int run = 1; run <= options.getRuns(); run++) {
+        double seconds =
+            runOnce(configuration, args, options.getElements(), options.getKeys()).seconds();
+        double rate = options.getElements() / seconds;
+        rates.add(rate);
+        log(
+            "%s: run %d: %,d elements in %.2f s = %,.0f elements/s; heap after GC %,d MB",
+            configuration.label, run, options.getElements(), seconds, rate, usedHeapAfterGcMb());
+      }
+      measurements.add(new Measurement(configuration, rates));
+    }
+
+    String report = report(options, measurements);
+    System.out.print(report);
+    Path results = Path.of(options.getResultsFile());
+    if (results.getParent() != null) {
+      Files.createDirectories(results.getParent());
+    }
+    Files.writeString(results, report, StandardCharsets.UTF_8);
+    log("results written to %s", results.toAbsolutePath());
+  }
+
+  /** What one run took and what its sink counted. */
+  record Run(double seconds, long keys, long countedElements) {}
+
+  /** Runs the pipeline once and verifies it from its counters; fails on a wrong result. */
+  static Run runOnce(Configuration configuration, String[] args, long elements, int keys) {
+    Options options = configuration.options(args);
+    Pipeline pipeline = Pipeline.create(options);
+    KeyedCountPipeline.build(pipeline, elements, keys);
+    long start = System.nanoTime();
+    PipelineResult result = pipeline.run();
+    PipelineResult.State state = result.waitUntilFinish();
+    double seconds = (System.nanoTime() - start) / 1e9;
+    if (state != PipelineResult.State.DONE) {
+      throw new IllegalStateException(configuration.label + " ended in state " + state);
+    }
+    Run run =
+        new Run(
+            seconds,
+            counter(result, KeyedCountPipeline.KEYS),
+            counter(result, KeyedCountPipeline.COUNTED));
+    long expectedKeys = Math.min(keys, elements);
+    if (run.keys() != expectedKeys || run.countedElements() != elements) {
+      throw new IllegalStateException(
+          String.format(
+              Locale.ROOT,
+              "%s produced a wrong result: %d keys and %d counted elements, expected %d and %d",
+              configuration.label,
+              run.keys(),
+              run.countedElements(),
+              expectedKeys,
+              elements));
+    }
+    return run;
+  }
+
+  private static long counter(PipelineResult result, String name) {
+    MetricQueryResults metrics =
+        result
+            .metrics()
+            .queryMetrics(
+                MetricsFilter.builder()
+                    .addNameFilter(MetricNameFilter.named(KeyedCountPipeline.NAMESPACE, name))
+                    .build());
+    long total = 0;
+    for (MetricResult<Long> metric : metrics.getCounters()) {
+      total += metric.getAttempted();
+    }
+    return total;
+  }
+
+  /**
+   * Heap still in use once a run is over: a runner that keeps a finished job reachable shows here,
+   * and would otherwise slow down every configuration measured after it.
+   */
+  private static long usedHeapAfterGcMb() {
+    System.gc();
+    Runtime runtime = Runtime.getRuntime();
+    return (runtime.totalMemory() - runtime.freeMemory()) >> 20;
+  }
+
+  /** The measured table, ratios against both DirectRunner configurations if they ran. */
+  static String report(Options options, List<Measurement> measurements) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "KeyedCountBenchmark: %,d elements, %,d keys, %d measured run(s) each, ArconRunner"
+                + " parallelism %d, %d available processors, Java %s%n",
+            options.getElements(),
+            options.getKeys(),
+            options.getRuns(),
+            options.getParallelism(),
+            Runtime.getRuntime().availableProcessors(),
+            System.getProperty("java.version")));
+    out.append(
+        String.format(Locale.ROOT, "%-45s %18s %18s%n", "configuration", "best el/s", "mean el/s"));
+    for (Measurement m : measurements) {
+      out.append(
+          String.format(
+              Locale.ROOT, "%-45s %,18.0f %,18.0f%n", m.configuration.label, m.best(), m.mean()));
+    }
+    Measurement arcon = find(measurements, Configuration.ARCON);
+    for (Configuration direct : List.of(Configuration.DIRECT, Configuration.DIRECT_UNCHECKED)) {
+      Measurement baseline = find(measurements, direct);
+      if (arcon != null && baseline != null) {
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "ratio ArconRunner / %s: %.1fx (best), %.1fx (mean)%n",
+                direct.label,
+                arcon.best() / baseline.best(),
+                arcon.mean() / baseline.mean()));
+      }
+    }
+    return out.toString();
+  }
+
+  private static Measurement find(List<Measurement> measurements, Configuration configuration) {
+    for (Measurement m : measurements) {
+      if (m.configuration == configuration) {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  private static void log(String format, Object... args) {
+    System.err.println("[keyed-count] " + String.format(Locale.ROOT, format, args));
+  }
+
+  /** A runner and its settings. */
+  enum Configuration {
+    ARCON("arcon", "ArconRunner"),
+    DIRECT("direct", "DirectRunner (default)"),
+    DIRECT_UNCHECKED("direct-unchecked", "DirectRunner (no immutability/encodability)");
+
+    final String name;
+    final String label;
+
+    Configuration(String name, String label) {
+      this.name = name;
+      this.label = label;
+    }
+
+    /** Fresh options per run, so no run sees state another run left in its options. */
+    Options options(String[] args) {
+      Options options = PipelineOptionsFactory.fromArgs(args).as(Options.class);
+      switch (this) {
+        case ARCON -> options.setRunner(ArconRunner.class);
+        case DIRECT -> options.setRunner(DirectRunner.class);
+        case DIRECT_UNCHECKED -> {
+          options.setRunner(DirectRunner.class);
+          DirectOptions direct = options.as(DirectOptions.class);
+          direct.setEnforceImmutability(false);
+          direct.setEnforceEncodability(false);
+        }
+      }
+      return options;
+    }
+
+    static List<Configuration> parseList(String names) {
+      List<Configuration> result = new ArrayList<>();
+      for (String name : names.split(",")) {
+        String trimmed = name.trim();
+        if (trimmed.isEmpty()) {
+          continue;
+        }
+        Configuration found = null;
+        for (Configuration c : values()) {
+          if (c.name.equals(trimmed)) {
+            found = c;
+          }
+        }
+        if (found == null) {
+          throw new IllegalArgumentException(
+              "Unknown configuration '"
+                  + trimmed
+                  + "' in --configurations; use a comma-separated subset of"
+                  + " arcon,direct,direct-unchecked");
+        }
+        result.add(found);
+      }
+      if (result.isEmpty()) {
+        throw new IllegalArgumentException(
+            "--configurations is empty; use a comma-separated subset of"
+                + " arcon,direct,direct-unchecked");
+      }
+      return result;
+    }
+  }
+
+  /** Throughputs of one configuration's measured runs. */
+  record Measurement(Configuration configuration, List<Double> rates) {
+    double best() {
+      return rates.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+    }
+
+    double mean() {
+      return rates.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+    }
+  }
+}

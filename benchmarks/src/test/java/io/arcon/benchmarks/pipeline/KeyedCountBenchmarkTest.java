@@ -1,0 +1,75 @@
+package io.arcon.benchmarks.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.arcon.benchmarks.pipeline.KeyedCountBenchmark.Configuration;
+import io.arcon.benchmarks.pipeline.KeyedCountBenchmark.Measurement;
+import java.util.List;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class KeyedCountBenchmarkTest {
+
+  @ParameterizedTest
+  @EnumSource(Configuration.class)
+  void everyConfigurationCountsEveryElementOncePerKey(Configuration configuration) {
+    KeyedCountBenchmark.Run run =
+        KeyedCountBenchmark.runOnce(configuration, new String[] {"--parallelism=2"}, 20_000, 100);
+    assertEquals(100, run.keys());
+    assertEquals(20_000, run.countedElements());
+  }
+
+  @Test
+  void fewerElementsThanKeysYieldOneKeyPerElement() {
+    KeyedCountBenchmark.Run run =
+        KeyedCountBenchmark.runOnce(
+            Configuration.ARCON, new String[] {"--parallelism=2"}, 50, 10_000);
+    assertEquals(50, run.keys());
+    assertEquals(50, run.countedElements());
+  }
+
+  @Test
+  void reportDividesArconThroughputByEachDirectRunnerConfiguration() {
+    KeyedCountBenchmark.Options options =
+        PipelineOptionsFactory.fromArgs("--elements=1000", "--parallelism=2")
+            .as(KeyedCountBenchmark.Options.class);
+    String report =
+        KeyedCountBenchmark.report(
+            options,
+            List.of(
+                new Measurement(Configuration.ARCON, List.of(1_000_000.0, 800_000.0)),
+                new Measurement(Configuration.DIRECT, List.of(50_000.0, 30_000.0)),
+                new Measurement(Configuration.DIRECT_UNCHECKED, List.of(200_000.0))));
+    assertTrue(
+        report.contains("ratio ArconRunner / DirectRunner (default): 20.0x (best), 22.5x (mean)"),
+        report);
+    assertTrue(
+        report.contains(
+            "ratio ArconRunner / DirectRunner (no immutability/encodability): 5.0x (best), 4.5x"
+                + " (mean)"),
+        report);
+  }
+
+  @Test
+  void unknownConfigurationIsRejectedWithTheValidNames() {
+    IllegalArgumentException error =
+        assertThrows(IllegalArgumentException.class, () -> Configuration.parseList("arcon,flink"));
+    assertEquals(
+        "Unknown configuration 'flink' in --configurations; use a comma-separated subset of"
+            + " arcon,direct,direct-unchecked",
+        error.getMessage());
+  }
+
+  @Test
+  void nonPositiveElementCountIsRejected() {
+    IllegalArgumentException error =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> KeyedCountPipeline.build(org.apache.beam.sdk.Pipeline.create(), 0, 10));
+    assertEquals("--elements must be positive, got 0", error.getMessage());
+  }
+}
