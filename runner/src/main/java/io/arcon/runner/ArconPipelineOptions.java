@@ -28,6 +28,34 @@ public interface ArconPipelineOptions extends PipelineOptions, StreamingOptions 
 
   void setMaxBundleTimeMills(Long time);
 
+  @Description(
+      "State engine of every stateful transform (stateful ParDo, GroupByKey, Combine, splittable"
+          + " DoFn) unless --stateBackends overrides it: heap (in memory, fastest), rocksdb (LSM"
+          + " tree on disk: write-heavy or larger-than-memory state) or lmdb (memory-mapped"
+          + " B+tree: read-heavy state).")
+  @Default.String("heap")
+  String getStateBackend();
+
+  void setStateBackend(String engine);
+
+  @Description(
+      "Per-transform state engines: comma-separated <pattern>=<engine> rules. A pattern is a glob"
+          + " ('*' any characters including '/', '?' one character) matched against a stateful"
+          + " transform's full name or the full name of an enclosing composite, e.g."
+          + " 'CountPerUser=rocksdb,*/Dedup*=lmdb'. The first matching rule wins; every rule must"
+          + " match at least one stateful transform.")
+  String getStateBackends();
+
+  void setStateBackends(String rules);
+
+  @Description(
+      "Directory under which persistent state engines (rocksdb, lmdb) keep their files; each run"
+          + " gets its own subdirectory, which is kept after the run. Default: a temporary"
+          + " directory removed after a successful run.")
+  String getStateDir();
+
+  void setStateDir(String directory);
+
   /** The default parallelism: one instance per available processor. */
   class AvailableProcessors implements DefaultValueFactory<Integer> {
     @Override

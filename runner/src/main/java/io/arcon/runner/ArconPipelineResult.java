@@ -15,18 +15,38 @@ import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.MetricResults;
 import org.apache.beam.sdk.util.UserCodeException;
 import org.joda.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The handle of a pipeline running on ArconRunner. */
 public class ArconPipelineResult implements PipelineResult {
+  private static final Logger LOG = LoggerFactory.getLogger(ArconPipelineResult.class);
   private final JobMonitor monitor;
   private final MetricsContainerStepMap metrics;
-  private final Path stateRoot;
+  private final Path temporaryStateRoot;
 
-  ArconPipelineResult(JobMonitor monitor, MetricsContainerStepMap metrics, Path stateRoot) {
+  /**
+   * @param temporaryStateRoot the run's temporary state directory, deleted when the job ends unless
+   *     it failed (then it is kept for inspection); null when the user chose {@code --stateDir},
+   *     which is never deleted
+   */
+  ArconPipelineResult(
+      JobMonitor monitor, MetricsContainerStepMap metrics, Path temporaryStateRoot) {
     this.monitor = monitor;
     this.metrics = metrics;
-    this.stateRoot = stateRoot;
-    monitor.outcome().whenComplete((outcome, error) -> deleteStateRoot());
+    this.temporaryStateRoot = temporaryStateRoot;
+    if (temporaryStateRoot != null) {
+      monitor
+          .outcome()
+          .whenComplete(
+              (outcome, error) -> {
+                if (error == null && outcome != JobMonitor.Outcome.FAILED) {
+                  deleteStateRoot();
+                } else {
+                  LOG.warn("The job failed; its state is kept in {}", temporaryStateRoot);
+                }
+              });
+    }
   }
 
   @Override
@@ -93,7 +113,7 @@ public class ArconPipelineResult implements PipelineResult {
   }
 
   private void deleteStateRoot() {
-    try (Stream<Path> files = Files.walk(stateRoot)) {
+    try (Stream<Path> files = Files.walk(temporaryStateRoot)) {
       files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException ignored) {
       // Temporary files; the OS cleans the temp directory eventually.

@@ -1,5 +1,6 @@
 package io.arcon.runner;
 
+import io.arcon.runner.state.StateBackendSelection;
 import io.arcon.runner.translation.ArconTransformOverrides;
 import io.arcon.runner.translation.PipelineTranslator;
 import io.arcon.runtime.graph.JobGraph;
@@ -30,8 +31,10 @@ import org.slf4j.LoggerFactory;
  */
 public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
   private static final Logger LOG = LoggerFactory.getLogger(ArconRunner.class);
+
   /** Elements per batch message between nodes. */
   static final int BATCH_SIZE = 512;
+
   /** Unacknowledged batches per (edge, receiver) channel. */
   static final int CREDITS_PER_CHANNEL = 8;
 
@@ -42,7 +45,8 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
   }
 
   public static ArconRunner fromOptions(PipelineOptions options) {
-    ArconPipelineOptions arcon = PipelineOptionsValidator.validate(ArconPipelineOptions.class, options);
+    ArconPipelineOptions arcon =
+        PipelineOptionsValidator.validate(ArconPipelineOptions.class, options);
     if (arcon.getParallelism() == null || arcon.getParallelism() < 1) {
       throw new IllegalArgumentException(
           "--parallelism must be a positive number, got " + arcon.getParallelism());
@@ -68,18 +72,16 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     SplittableParDo.convertReadBasedSplittableDoFnsToPrimitiveReads(pipeline);
     pipeline.replaceAll(ArconTransformOverrides.overrides());
 
+    Map<String, String> stateEngines = StateBackendSelection.select(pipeline, options);
+
     MetricsContainerStepMap metrics = new MetricsContainerStepMap();
     PipelineTranslator.Translation translation =
-        PipelineTranslator.translate(pipeline, options, metrics, Map.of());
+        PipelineTranslator.translate(pipeline, options, metrics, stateEngines);
     JobGraph graph = translation.graph();
     LOG.debug("Job graph of {}:\n{}", options.getJobName(), graph.describe());
 
-    Path stateRoot;
-    try {
-      stateRoot = Files.createTempDirectory("arcon-state-");
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot create a state directory", e);
-    }
+    boolean temporaryState = options.getStateDir() == null || options.getStateDir().isBlank();
+    Path stateRoot = createStateRoot();
     RuntimeConfig config =
         new RuntimeConfig(
             options.getMaxBundleSize(),
@@ -91,10 +93,43 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             translation.manualClock() != null,
             translation.activity());
     JobMonitor monitor = JobExecutor.start(options.getJobName(), graph, config);
-    ArconPipelineResult result = new ArconPipelineResult(monitor, metrics, stateRoot);
+    ArconPipelineResult result =
+        new ArconPipelineResult(monitor, metrics, temporaryState ? stateRoot : null);
     // Pushes metrics to --metricsSink every --metricsPushPeriod when a sink is configured.
     new MetricsPusher(metrics, options.as(MetricsOptions.class), result).start();
     return result;
+  }
+
+  /**
+   * A fresh directory for this run's persistent state: a temporary one, or a new subdirectory of
+   * {@code --stateDir} so a run never opens another run's leftover engine files.
+   */
+  private Path createStateRoot() {
+    String stateDir = options.getStateDir();
+    if (stateDir == null || stateDir.isBlank()) {
+      try {
+        return Files.createTempDirectory("arcon-state-");
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot create a temporary state directory", e);
+      }
+    }
+    Path parent = Path.of(stateDir);
+    try {
+      Files.createDirectories(parent);
+      String prefix = options.getJobName().replaceAll("[^A-Za-z0-9._-]", "_") + "-";
+      Path root = Files.createTempDirectory(parent, prefix);
+      LOG.info("State of {} is kept in {}", options.getJobName(), root);
+      return root;
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException(
+          "--stateDir="
+              + stateDir
+              + " is not a writable directory ("
+              + e
+              + "). Give a directory this process can create files in, or omit --stateDir to use"
+              + " a temporary one.",
+          e);
+    }
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.arcon.runner.state;
 
 import io.arcon.state.CloseableIterator;
+import io.arcon.state.KeyBytes;
 import io.arcon.state.StateBackend;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
@@ -56,12 +57,15 @@ public final class BackendTimerStore {
   private final OrderedBytes valueBuilder = new OrderedBytes(128);
 
   /**
-   * Per domain, a timestamp below which the index certainly has no row. Polls start their scan
-   * there instead of at the domain's start: in LSM engines (RocksDB) fired and replaced timers
-   * leave tombstones at the front of the index, and seeking past them on every poll would make
-   * draining n timers cost O(n^2). Lowered by {@link #setTimer}, raised by what scans find.
+   * Per domain code, an index key below which the index certainly has no row of that domain, or
+   * null for the domain's start. Polls start their scan there: in LSM engines (RocksDB) fired and
+   * replaced timers leave tombstones at the front of the index, and seeking past them on every poll
+   * would make draining n timers cost O(n^2). It is a whole key, not a timestamp, because many
+   * timers share one timestamp (every key's end-of-window cleanup timer): a timestamp bound would
+   * still step over all fired timers of that timestamp. Lowered by {@link #setTimer}, raised by
+   * what scans find.
    */
-  private final long[] scanFrom = {Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE};
+  private final byte[][] emptyBelow = new byte[3][];
 
   public BackendTimerStore(StateBackend backend, Coder<? extends BoundedWindow> windowCoder) {
     Objects.requireNonNull(backend, "backend");
@@ -106,8 +110,9 @@ public final class BackendTimerStore {
     timers.put(identity, location);
     timerIndex.put(indexKey, encode(timer));
     outputIndex.put(outputKey(outputTs, identity), EMPTY);
-    if (ts < scanFrom[domain]) {
-      scanFrom[domain] = ts;
+    byte[] hint = emptyBelow[domain];
+    if (hint != null && KeyBytes.compare(indexKey, hint) < 0) {
+      emptyBelow[domain] = indexKey;
     }
   }
 
@@ -130,11 +135,7 @@ public final class BackendTimerStore {
    */
   public KeyedTimer pollFirstBefore(TimeDomain domain, Instant bound) {
     int code = domainCode(domain);
-    long limit = bound.getMillis();
-    if (scanFrom[code] >= limit) {
-      return null;
-    }
-    StateEntry first = firstFrom(code, limit);
+    StateEntry first = firstFrom(code, bound.getMillis());
     if (first == null) {
       return null;
     }
@@ -149,9 +150,6 @@ public final class BackendTimerStore {
   /** The earliest pending timestamp in {@code domain}, or null when none is pending. */
   public Instant nextTimestamp(TimeDomain domain) {
     int code = domainCode(domain);
-    if (scanFrom[code] == Long.MAX_VALUE) {
-      return null;
-    }
     StateEntry first = firstFrom(code, Long.MAX_VALUE);
     return first == null
         ? null
@@ -164,18 +162,24 @@ public final class BackendTimerStore {
    * what was found.
    */
   private StateEntry firstFrom(int code, long limitMillis) {
-    byte[] from = keyBuilder.reset().writeByte(code).writeOrderedLong(scanFrom[code]).toByteArray();
     byte[] to =
         limitMillis == Long.MAX_VALUE
             ? new byte[] {(byte) (code + 1)}
             : keyBuilder.reset().writeByte(code).writeOrderedLong(limitMillis).toByteArray();
+    byte[] from = emptyBelow[code];
+    if (from == null) {
+      from = new byte[] {(byte) code};
+    } else if (KeyBytes.compare(from, to) >= 0) {
+      return null;
+    }
     try (CloseableIterator<StateEntry> it = timerIndex.scan(from, to)) {
       if (!it.hasNext()) {
-        scanFrom[code] = limitMillis;
+        emptyBelow[code] = to;
         return null;
       }
+      // Everything of the domain below the first row is empty (a polled row is deleted next).
       StateEntry first = it.next();
-      scanFrom[code] = OrderedBytes.readOrderedLong(first.key(), 1);
+      emptyBelow[code] = first.key();
       return first;
     }
   }
@@ -186,7 +190,7 @@ public final class BackendTimerStore {
    * this store uses (a store created after the restore needs no call).
    */
   public void afterRestore() {
-    Arrays.fill(scanFrom, Long.MIN_VALUE);
+    Arrays.fill(emptyBelow, null);
   }
 
   /**

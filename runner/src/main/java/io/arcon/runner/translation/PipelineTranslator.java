@@ -353,7 +353,11 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
     produce(node, op);
   }
 
-  private boolean isLiftable(TransformHierarchy.Node node, Combine.PerKey<?, ?, ?> perKey) {
+  /**
+   * Whether a Combine.PerKey runs as a partial combine plus one keyed merge (stateful under the
+   * composite's name) instead of being expanded into its GroupByKey.
+   */
+  public static boolean isLiftable(TransformHierarchy.Node node, Combine.PerKey<?, ?, ?> perKey) {
     if (!(perKey.getFn() instanceof Combine.CombineFn<?, ?, ?>)
         || !perKey.getSideInputs().isEmpty()
         || node.getInputs().size() != 1) {

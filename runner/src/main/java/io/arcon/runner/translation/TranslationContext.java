@@ -88,7 +88,7 @@ public final class TranslationContext {
 
   /** The state engine of a stateful step (the per-transform choice, else the default). */
   public String stateEngineFor(String stepName) {
-    return stateEngines.getOrDefault(stepName, "heap");
+    return stateEngines.getOrDefault(stepName, options.getStateBackend());
   }
 
   public Producer producer(PCollection<?> pc) {

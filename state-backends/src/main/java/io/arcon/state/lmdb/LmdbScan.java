@@ -19,6 +19,9 @@ final class LmdbScan implements CloseableIterator<StateEntry> {
   private final byte[] toExclusive;
   private final ArrayDeque<StateEntry> chunk = new ArrayDeque<>();
   private byte[] lastKey;
+  // Many scans only look at their first entry (the next timer, the first hold): copying a full
+  // chunk for them made firing n timers cost n * 512 entry copies. Chunks start small and double.
+  private int chunkEntries = 8;
   private boolean exhausted;
 
   LmdbScan(LmdbStateBackend owner, LmdbStateTable table, byte[] from, byte[] toExclusive) {
@@ -38,8 +41,9 @@ final class LmdbScan implements CloseableIterator<StateEntry> {
     }
     boolean more =
         lastKey == null
-            ? owner.readChunk(table, from, false, toExclusive, chunk)
-            : owner.readChunk(table, lastKey, true, toExclusive, chunk);
+            ? owner.readChunk(table, from, false, toExclusive, chunkEntries, chunk)
+            : owner.readChunk(table, lastKey, true, toExclusive, chunkEntries, chunk);
+    chunkEntries = Math.min(chunkEntries * 2, LmdbStateBackend.CHUNK_ENTRIES);
     if (!chunk.isEmpty()) {
       lastKey = chunk.peekLast().key();
     }

@@ -44,6 +44,10 @@ import org.lmdbjava.Txn;
  * reopened directory holds every committed batch, i.e. at least everything before the last {@link
  * #flush()}; the uncommitted batch is lost.
  *
+ * <p>The environment runs with {@code MDB_NOLOCK}: a backend instance is used by one thread at a
+ * time but not always the same thread (actors on a thread pool), which LMDB's thread-bound writer
+ * lock does not allow; the backend itself guarantees a single writer and no stale readers.
+ *
  * <p>The map starts at {@code lmdb.mapSizeBytes} and doubles whenever LMDB reports it full; the
  * uncommitted writes are then replayed, so callers never see {@code MDB_MAP_FULL}.
  *
@@ -56,7 +60,10 @@ public final class LmdbStateBackend implements StateBackend {
   public static final String ENGINE = "lmdb";
 
   private static final long MAX_BATCH_BYTES = 64L << 20;
-  private static final int CHUNK_ENTRIES = 512;
+
+  /** The most entries one scan chunk copies out (scans start smaller, see {@link LmdbScan}). */
+  static final int CHUNK_ENTRIES = 512;
+
   private static final long CHUNK_BYTES = 4L << 20;
 
   private final Path root;
@@ -269,13 +276,15 @@ public final class LmdbStateBackend implements StateBackend {
 
   /**
    * Reads entries of {@code [start, toExclusive)} (or {@code (start, toExclusive)} when {@code
-   * startExclusive}) into {@code out}, at most one chunk; returns whether more may follow.
+   * startExclusive}) into {@code out}, at most {@code maxEntries} entries or one chunk's bytes;
+   * returns whether more may follow.
    */
   boolean readChunk(
       LmdbStateTable table,
       byte[] start,
       boolean startExclusive,
       byte[] toExclusive,
+      int maxEntries,
       Deque<StateEntry> out) {
     checkOpen();
     if (start != null && toExclusive != null && KeyBytes.compare(start, toExclusive) >= 0) {
@@ -304,7 +313,7 @@ public final class LmdbStateBackend implements StateBackend {
         v.get(value);
         out.add(new StateEntry(key, value));
         bytes += key.length + value.length;
-        if (out.size() >= CHUNK_ENTRIES || bytes >= CHUNK_BYTES) {
+        if (out.size() >= maxEntries || bytes >= CHUNK_BYTES) {
           return true;
         }
         found = cursor.next();
@@ -355,6 +364,9 @@ public final class LmdbStateBackend implements StateBackend {
 
   private Txn<ByteBuffer> writeTxn() {
     if (writeTxn == null) {
+      // Without LMDB's lock table a writer may reuse pages an older reader snapshot still sees:
+      // end the reader first (reads go through the write transaction while it is open).
+      resetReadTxn();
       writeTxn = env.txnWrite();
     }
     return writeTxn;
@@ -469,7 +481,15 @@ public final class LmdbStateBackend implements StateBackend {
                   envPath.toFile(),
                   EnvFlags.MDB_NOSYNC,
                   EnvFlags.MDB_NOMETASYNC,
-                  EnvFlags.MDB_NOTLS);
+                  EnvFlags.MDB_NOTLS,
+                  // LMDB's writer lock binds a write transaction to the OS thread that began it,
+                  // but the runtime's actors run on a pool: the next message may use this backend
+                  // from another thread, whose txn_begin would then wait forever for the lock the
+                  // first thread still holds. The backend is this environment's only user and is
+                  // never used by two threads at once, so it provides LMDB's single-writer rule
+                  // itself, and no reader snapshot is ever used while a write is open (see
+                  // readTxn and writeTxn).
+                  EnvFlags.MDB_NOLOCK);
     } catch (IOException | LmdbException e) {
       throw new StateBackendException("Cannot open LMDB at " + envPath + ": " + e, e);
     }
