@@ -15,11 +15,7 @@ import org.junit.runners.model.RunnerBuilder;
  */
 public final class StatefulVrSuite extends Categories {
   /** {@code Class#method} of Beam tests that fail on heap too, with the reason. */
-  static final Map<String, String> FAILING_ON_EVERY_ENGINE =
-      Map.of(
-          "org.apache.beam.sdk.transforms.ParDoTest$TimerTests#testOutputTimestampWithProcessingTime",
-          "the output timestamp of a processing-time timer does not hold the downstream"
-              + " watermark, so the downstream event-time timer fires early (runtime bug)");
+  static final Map<String, String> FAILING_ON_EVERY_ENGINE = Map.of();
 
   public StatefulVrSuite(Class<?> suite, RunnerBuilder builder) throws InitializationError {
     super(suite, builder);
