@@ -27,18 +27,44 @@ public final class ListFraming {
     out.writeBytes(element);
   }
 
+  /** Bytes one element of {@code elementLength} bytes takes once framed. */
+  public static int framedSize(int elementLength) {
+    return varIntSize(elementLength) + elementLength;
+  }
+
+  /**
+   * Writes the framed element into {@code target} at {@code position} (which must have {@link
+   * #framedSize} bytes of room) and returns the position after it; lets engines append into their
+   * own buffers without an intermediate array.
+   */
+  public static int frameInto(byte[] target, int position, byte[] element) {
+    int value = element.length;
+    while ((value & ~0x7f) != 0) {
+      target[position++] = (byte) ((value & 0x7f) | 0x80);
+      value >>>= 7;
+    }
+    target[position++] = (byte) value;
+    System.arraycopy(element, 0, target, position, element.length);
+    return position + element.length;
+  }
+
   /** Decodes a concatenation of framed elements; {@code null} decodes to an empty list. */
   public static List<byte[]> decode(byte[] framed) {
-    List<byte[]> result = new ArrayList<>();
     if (framed == null) {
-      return result;
+      return new ArrayList<>();
     }
+    return decode(framed, framed.length);
+  }
+
+  /** Decodes the first {@code length} bytes of {@code framed} (a buffer with spare room). */
+  public static List<byte[]> decode(byte[] framed, int length) {
+    List<byte[]> result = new ArrayList<>();
     int pos = 0;
-    while (pos < framed.length) {
+    while (pos < length) {
       int len = 0;
       int shift = 0;
       while (true) {
-        if (pos >= framed.length) {
+        if (pos >= length) {
           throw new IllegalStateException("Truncated list frame at byte " + pos);
         }
         byte b = framed[pos++];
@@ -51,9 +77,9 @@ public final class ListFraming {
           throw new IllegalStateException("Malformed list frame length at byte " + pos);
         }
       }
-      if (len < 0 || pos + len > framed.length) {
+      if (len < 0 || pos + len > length) {
         throw new IllegalStateException(
-            "List frame of " + len + " bytes at byte " + pos + " overruns " + framed.length);
+            "List frame of " + len + " bytes at byte " + pos + " overruns " + length);
       }
       byte[] element = new byte[len];
       System.arraycopy(framed, pos, element, 0, len);
@@ -61,6 +87,15 @@ public final class ListFraming {
       pos += len;
     }
     return result;
+  }
+
+  private static int varIntSize(int value) {
+    int size = 1;
+    while ((value & ~0x7f) != 0) {
+      size++;
+      value >>>= 7;
+    }
+    return size;
   }
 
   private static void writeVarInt(ByteArrayOutputStream out, int value) {

@@ -40,7 +40,18 @@ public interface StateBackend extends AutoCloseable {
    */
   void restore(SnapshotHandle handle);
 
-  /** Releases memory and file handles; persistent files stay where they are. */
+  /**
+   * Makes every write so far durable in the backend's own directory, so that reopening the
+   * directory after the process dies (even without {@link #close}) finds it. A no-op for {@code
+   * heap}, which keeps nothing on disk. Snapshots do not need it: {@link #snapshot} is always
+   * complete.
+   */
+  default void flush() {}
+
+  /**
+   * Releases memory and file handles; persistent files stay where they are and hold every write
+   * (reopening the directory recovers the tables).
+   */
   @Override
   void close();
 

@@ -1,0 +1,95 @@
+package io.arcon.runner;
+
+import io.arcon.runner.translation.ArconTransformOverrides;
+import io.arcon.runner.translation.PipelineTranslator;
+import io.arcon.runtime.graph.JobGraph;
+import io.arcon.runtime.job.JobClock;
+import io.arcon.runtime.job.JobExecutor;
+import io.arcon.runtime.job.JobMonitor;
+import io.arcon.runtime.job.RuntimeConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineRunner;
+import org.apache.beam.sdk.metrics.MetricsEnvironment;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsValidator;
+import org.apache.beam.sdk.util.construction.SplittableParDo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs Beam pipelines on the Arcon runtime: translates the pipeline into fused operator chains and
+ * executes them as Pekko actors in this JVM. Select it with {@code --runner=ArconRunner}.
+ */
+public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
+  private static final Logger LOG = LoggerFactory.getLogger(ArconRunner.class);
+  /** Elements per batch message between nodes. */
+  static final int BATCH_SIZE = 512;
+  /** Unacknowledged batches per (edge, receiver) channel. */
+  static final int CREDITS_PER_CHANNEL = 8;
+
+  private final ArconPipelineOptions options;
+
+  protected ArconRunner(ArconPipelineOptions options) {
+    this.options = options;
+  }
+
+  public static ArconRunner fromOptions(PipelineOptions options) {
+    ArconPipelineOptions arcon = PipelineOptionsValidator.validate(ArconPipelineOptions.class, options);
+    if (arcon.getParallelism() == null || arcon.getParallelism() < 1) {
+      throw new IllegalArgumentException(
+          "--parallelism must be a positive number, got " + arcon.getParallelism());
+    }
+    if (arcon.getMaxBundleSize() < 1) {
+      throw new IllegalArgumentException(
+          "--maxBundleSize must be a positive number, got " + arcon.getMaxBundleSize());
+    }
+    if (arcon.getMaxBundleTimeMills() < 1) {
+      throw new IllegalArgumentException(
+          "--maxBundleTimeMills must be a positive number, got " + arcon.getMaxBundleTimeMills());
+    }
+    return new ArconRunner(arcon);
+  }
+
+  public ArconPipelineOptions getPipelineOptions() {
+    return options;
+  }
+
+  @Override
+  public ArconPipelineResult run(Pipeline pipeline) {
+    MetricsEnvironment.setMetricsSupported(true);
+    SplittableParDo.convertReadBasedSplittableDoFnsToPrimitiveReads(pipeline);
+    pipeline.replaceAll(ArconTransformOverrides.overrides());
+
+    MetricsContainerStepMap metrics = new MetricsContainerStepMap();
+    JobGraph graph = PipelineTranslator.translate(pipeline, options, metrics, Map.of());
+    LOG.debug("Job graph of {}:\n{}", options.getJobName(), graph.describe());
+
+    Path stateRoot;
+    try {
+      stateRoot = Files.createTempDirectory("arcon-state-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create a state directory", e);
+    }
+    RuntimeConfig config =
+        new RuntimeConfig(
+            options.getMaxBundleSize(),
+            options.getMaxBundleTimeMills(),
+            BATCH_SIZE,
+            CREDITS_PER_CHANNEL,
+            stateRoot,
+            JobClock.SYSTEM);
+    JobMonitor monitor = JobExecutor.start(options.getJobName(), graph, config);
+    return new ArconPipelineResult(monitor, metrics, stateRoot);
+  }
+
+  @Override
+  public String toString() {
+    return "ArconRunner";
+  }
+}

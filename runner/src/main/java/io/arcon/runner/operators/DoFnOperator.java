@@ -1,0 +1,374 @@
+package io.arcon.runner.operators;
+
+import io.arcon.runner.state.KeyedTimer;
+import io.arcon.runtime.graph.KeyedElement;
+import io.arcon.runtime.operator.Operator;
+import io.arcon.runtime.operator.OperatorContext;
+import io.arcon.runtime.operator.Output;
+import java.io.Closeable;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import io.arcon.runner.metrics.OperatorMetrics;
+import org.apache.beam.runners.core.DoFnRunner;
+import org.apache.beam.runners.core.DoFnRunners;
+import org.apache.beam.runners.core.InMemoryStateInternals;
+import org.apache.beam.runners.core.NullSideInputReader;
+import org.apache.beam.runners.core.PushbackSideInputDoFnRunner;
+import org.apache.beam.runners.core.SideInputHandler;
+import org.apache.beam.runners.core.SimplePushbackSideInputDoFnRunner;
+import org.apache.beam.runners.core.StateInternals;
+import org.apache.beam.runners.core.StateNamespace;
+import org.apache.beam.runners.core.StateNamespaces;
+import org.apache.beam.runners.core.StatefulDoFnRunner;
+import org.apache.beam.runners.core.StepContext;
+import org.apache.beam.runners.core.TimerInternals;
+import org.apache.beam.runners.core.TimerInternals.TimerData;
+import org.apache.beam.runners.core.metrics.MetricsContainerImpl;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.metrics.MetricsEnvironment;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.DoFnSchemaInformation;
+import org.apache.beam.sdk.transforms.reflect.DoFnInvoker;
+import org.apache.beam.sdk.transforms.reflect.DoFnInvokers;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
+import org.apache.beam.sdk.transforms.windowing.PaneInfo;
+import org.apache.beam.sdk.util.SerializableUtils;
+import org.apache.beam.sdk.util.WindowedValueMultiReceiver;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollectionView;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.WindowedValue;
+import org.apache.beam.sdk.values.WindowedValues;
+import org.apache.beam.sdk.values.WindowingStrategy;
+import org.joda.time.Instant;
+
+/**
+ * Runs one ParDo: stateless, or stateful over keyed input with state and timers in a state
+ * backend; with side inputs (elements pushed back until their side-input windows are ready); with
+ * any number of outputs. Built from runners-core's {@link DoFnRunners}.
+ */
+public final class DoFnOperator<InT, OutT> implements Operator {
+
+  /** Everything needed to instantiate the ParDo on a node. */
+  public record Spec<InT, OutT>(
+      String stepName,
+      DoFn<InT, OutT> fn,
+      PipelineOptions options,
+      Coder<InT> inputCoder,
+      Map<TupleTag<?>, Coder<?>> outputCoders,
+      TupleTag<OutT> mainOutput,
+      List<TupleTag<?>> additionalOutputs,
+      Map<TupleTag<?>, Integer> outputIndexes,
+      WindowingStrategy<?, ?> windowingStrategy,
+      List<PCollectionView<?>> sideInputs,
+      Map<String, PCollectionView<?>> sideInputMapping,
+      DoFnSchemaInformation schemaInformation,
+      Coder<?> keyCoder,
+      boolean stateful,
+      boolean requiresTimeSortedInput,
+      String stateEngine,
+      OperatorMetrics metrics) {}
+
+  private final Spec<InT, OutT> spec;
+  private OperatorContext context;
+  private DoFn<InT, OutT> fn;
+  private DoFnInvoker<InT, OutT> invoker;
+  private MetricsContainerImpl metricsContainer;
+  private DoFnRunner<InT, OutT> runner;
+  private PushbackSideInputDoFnRunner<InT, OutT> pushbackRunner;
+  private SideInputReadiness sideInputs;
+  private KeyedStateContext<Object> keyed;
+  private final List<WindowedValue<InT>> pushedBack = new ArrayList<>();
+  private long pushedBackHold = Long.MAX_VALUE;
+  private long inputWatermark = Long.MIN_VALUE;
+  private final BundleFinalizers finalizers = new BundleFinalizers();
+
+  public DoFnOperator(Spec<InT, OutT> spec) {
+    this.spec = spec;
+  }
+
+  @Override
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public void open(OperatorContext ctx) throws Exception {
+    this.context = ctx;
+    this.metricsContainer = spec.metrics().container();
+    this.fn = SerializableUtils.clone(spec.fn());
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      this.invoker = DoFnInvokers.tryInvokeSetupFor(fn, spec.options());
+    }
+    Output output = ctx.output();
+    Map<TupleTag<?>, Integer> indexes = spec.outputIndexes();
+    WindowedValueMultiReceiver receiver =
+        new WindowedValueMultiReceiver() {
+          @Override
+          public <T> void output(TupleTag<T> tag, WindowedValue<T> value) {
+            Integer index = indexes.get(tag);
+            if (index != null) {
+              output.emit(index, value);
+            }
+          }
+        };
+
+    StateInternals stateInternals;
+    TimerInternals timerInternals;
+    if (spec.stateful()) {
+      keyed =
+          new KeyedStateContext<>(
+              spec.stateEngine(),
+              ctx.stateDirectory(),
+              (Coder<Object>) spec.keyCoder(),
+              spec.windowingStrategy().getWindowFn().windowCoder());
+      stateInternals = keyed.stateInternals;
+      timerInternals = keyed.timerInternals;
+    } else {
+      stateInternals = null;
+      timerInternals = null;
+    }
+    StepContext stepContext =
+        new StepContext() {
+          @Override
+          public StateInternals stateInternals() {
+            if (stateInternals == null) {
+              throw new UnsupportedOperationException(
+                  spec.stepName() + " uses state but its input is not keyed");
+            }
+            return stateInternals;
+          }
+
+          @Override
+          public TimerInternals timerInternals() {
+            if (timerInternals == null) {
+              throw new UnsupportedOperationException(
+                  spec.stepName() + " uses timers but its input is not keyed");
+            }
+            return timerInternals;
+          }
+
+          @Override
+          public DoFn.BundleFinalizer bundleFinalizer() {
+            return finalizers;
+          }
+        };
+
+    if (!spec.sideInputs().isEmpty()) {
+      sideInputs =
+          new SideInputReadiness(
+              new SideInputHandler(
+                  spec.sideInputs(), InMemoryStateInternals.<Void>forKey(null)),
+              spec.sideInputs());
+    }
+    DoFnRunner<InT, OutT> simple =
+        DoFnRunners.simpleRunner(
+            spec.options(),
+            fn,
+            sideInputs == null ? NullSideInputReader.empty() : sideInputs,
+            receiver,
+            spec.mainOutput(),
+            spec.additionalOutputs(),
+            stepContext,
+            spec.inputCoder(),
+            spec.outputCoders(),
+            spec.windowingStrategy(),
+            spec.schemaInformation(),
+            spec.sideInputMapping());
+    if (spec.stateful()) {
+      Coder windowCoder = spec.windowingStrategy().getWindowFn().windowCoder();
+      simple =
+          DoFnRunners.defaultStatefulDoFnRunner(
+              fn,
+              spec.inputCoder(),
+              simple,
+              stepContext,
+              spec.windowingStrategy(),
+              new StatefulDoFnRunner.TimeInternalsCleanupTimer<>(
+                  timerInternals, spec.windowingStrategy()),
+              new StatefulDoFnRunner.StateInternalsStateCleaner<>(
+                  fn, stateInternals, windowCoder),
+              spec.requiresTimeSortedInput());
+    }
+    runner = simple;
+    if (sideInputs != null) {
+      pushbackRunner =
+          SimplePushbackSideInputDoFnRunner.create(simple, spec.sideInputs(), sideInputs);
+    }
+  }
+
+  @Override
+  public void startBundle() throws Exception {
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      if (pushbackRunner != null) {
+        pushbackRunner.startBundle();
+      } else {
+        runner.startBundle();
+      }
+    }
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public void processElement(int port, Object element) throws Exception {
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      if (port > 0) {
+        PCollectionView<?> view = spec.sideInputs().get(port - 1);
+        sideInputs.add(view, (WindowedValue<Iterable<?>>) element);
+        retryPushedBack();
+        return;
+      }
+      WindowedValue<InT> value;
+      if (element instanceof KeyedElement ke) {
+        value = (WindowedValue<InT>) ke.element();
+        if (keyed != null) {
+          Object key = ((KV<?, ?>) value.getValue()).getKey();
+          keyed.setCurrentKey(ke.keyBytes(), key, value.getTimestamp());
+        }
+      } else {
+        value = (WindowedValue<InT>) element;
+      }
+      if (pushbackRunner != null) {
+        for (WindowedValue<InT> pushed : pushbackRunner.processElementInReadyWindows(value)) {
+          pushedBack.add(pushed);
+          pushedBackHold = Math.min(pushedBackHold, pushed.getTimestamp().getMillis());
+        }
+      } else {
+        runner.processElement(value);
+      }
+    }
+  }
+
+  private void retryPushedBack() {
+    if (pushedBack.isEmpty()) {
+      return;
+    }
+    List<WindowedValue<InT>> retry = new ArrayList<>(pushedBack);
+    pushedBack.clear();
+    pushedBackHold = Long.MAX_VALUE;
+    for (WindowedValue<InT> value : retry) {
+      for (WindowedValue<InT> pushed : pushbackRunner.processElementInReadyWindows(value)) {
+        pushedBack.add(pushed);
+        pushedBackHold = Math.min(pushedBackHold, pushed.getTimestamp().getMillis());
+      }
+    }
+  }
+
+  @Override
+  public void advancePortWatermark(int port, long watermark) throws Exception {
+    if (port > 0 && sideInputs != null) {
+      try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+        sideInputs.advanceWatermark(spec.sideInputs().get(port - 1), watermark);
+        retryPushedBack();
+      }
+    }
+  }
+
+  @Override
+  public void advanceWatermark(long watermark) throws Exception {
+    if (watermark <= inputWatermark) {
+      return;
+    }
+    inputWatermark = watermark;
+    if (keyed == null) {
+      return;
+    }
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      keyed.setWatermarks(watermark, new Instant(context.currentProcessingTime()));
+      KeyedTimer timer;
+      while ((timer = keyed.pollEventTimer(watermark)) != null) {
+        fire(timer);
+      }
+    }
+  }
+
+  @Override
+  public void advanceProcessingTime(long nowMillis) throws Exception {
+    if (keyed == null) {
+      return;
+    }
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      keyed.setWatermarks(inputWatermark, new Instant(nowMillis));
+      KeyedTimer timer;
+      while ((timer = keyed.pollProcessingTimer(nowMillis)) != null) {
+        fire(timer);
+      }
+    }
+  }
+
+  @Override
+  public long nextProcessingTimeWakeup() {
+    return keyed == null ? Long.MAX_VALUE : keyed.nextProcessingTimeWakeup();
+  }
+
+  private void fire(KeyedTimer keyedTimer) {
+    Object key = keyed.setCurrentKeyForTimer(keyedTimer);
+    TimerData timer = keyedTimer.timer();
+    StateNamespace ns = timer.getNamespace();
+    BoundedWindow window =
+        ns instanceof StateNamespaces.WindowNamespace<?> wns
+            ? wns.getWindow()
+            : GlobalWindow.INSTANCE;
+    runner.onTimer(
+        timer.getTimerId(),
+        timer.getTimerFamilyId(),
+        key,
+        window,
+        timer.getTimestamp(),
+        timer.getOutputTimestamp(),
+        timer.getDomain(),
+        timer.causedByDrain());
+  }
+
+  @Override
+  public long outputWatermarkHold() {
+    long hold = pushedBackHold;
+    if (keyed != null) {
+      hold = Math.min(hold, keyed.hold(true));
+    }
+    return hold;
+  }
+
+  @Override
+  public void finishBundle() throws Exception {
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      if (pushbackRunner != null) {
+        pushbackRunner.finishBundle();
+      } else {
+        runner.finishBundle();
+      }
+      finalizers.finalizeBundle();
+    }
+  }
+
+  @Override
+  public void endOfInput() throws Exception {
+    if (!pushedBack.isEmpty()) {
+      // Every side input has ended by now, so each pushed-back window reads its final value.
+      retryPushedBack();
+      if (!pushedBack.isEmpty()) {
+        throw new IllegalStateException(
+            spec.stepName()
+                + ": "
+                + pushedBack.size()
+                + " elements still wait for side inputs at the end of input");
+      }
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      if (invoker != null) {
+        try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+          invoker.invokeTeardown();
+        }
+      }
+    } finally {
+      if (keyed != null) {
+        keyed.close();
+      }
+    }
+  }
+
+}

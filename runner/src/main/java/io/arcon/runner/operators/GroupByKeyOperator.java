@@ -1,0 +1,201 @@
+package io.arcon.runner.operators;
+
+import io.arcon.runner.metrics.OperatorMetrics;
+import io.arcon.runner.state.KeyedTimer;
+import io.arcon.runtime.graph.KeyedElement;
+import io.arcon.runtime.operator.Operator;
+import io.arcon.runtime.operator.OperatorContext;
+import io.arcon.runtime.operator.Output;
+import java.io.Closeable;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.runners.core.DoFnRunner;
+import org.apache.beam.runners.core.DoFnRunners;
+import org.apache.beam.runners.core.GroupAlsoByWindowViaWindowSetNewDoFn;
+import org.apache.beam.runners.core.KeyedWorkItem;
+import org.apache.beam.runners.core.KeyedWorkItems;
+import org.apache.beam.runners.core.NullSideInputReader;
+import org.apache.beam.runners.core.StateInternals;
+import org.apache.beam.runners.core.StepContext;
+import org.apache.beam.runners.core.SystemReduceFn;
+import org.apache.beam.runners.core.TimerInternals;
+import org.apache.beam.runners.core.metrics.MetricsContainerImpl;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.metrics.MetricsEnvironment;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.DoFnSchemaInformation;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.util.WindowedValueMultiReceiver;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.WindowedValue;
+import org.apache.beam.sdk.values.WindowedValues;
+import org.apache.beam.sdk.values.WindowingStrategy;
+import org.joda.time.Instant;
+
+/**
+ * GroupByKey (and the merge half of a lifted Combine): runners-core's {@link
+ * GroupAlsoByWindowViaWindowSetNewDoFn} with a {@link SystemReduceFn}, i.e. Beam's own windowing,
+ * trigger, accumulation and lateness logic, over state and timers in a state backend.
+ */
+public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
+
+  /** What the operator needs. */
+  public record Spec<K, InT, OutT>(
+      String stepName,
+      PipelineOptions options,
+      Coder<K> keyCoder,
+      WindowingStrategy<?, ?> windowingStrategy,
+      SystemReduceFn<K, InT, ?, OutT, BoundedWindow> reduceFn,
+      String stateEngine,
+      OperatorMetrics metrics) {}
+
+  private final Spec<K, InT, OutT> spec;
+  private OperatorContext context;
+  private MetricsContainerImpl metricsContainer;
+  private KeyedStateContext<K> keyed;
+  private DoFnRunner<KeyedWorkItem<K, InT>, KV<K, OutT>> runner;
+  private long inputWatermark = Long.MIN_VALUE;
+
+  public GroupByKeyOperator(Spec<K, InT, OutT> spec) {
+    this.spec = spec;
+  }
+
+  @Override
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public void open(OperatorContext ctx) {
+    this.context = ctx;
+    this.metricsContainer = spec.metrics().container();
+    WindowingStrategy<?, BoundedWindow> ws =
+        (WindowingStrategy<?, BoundedWindow>) spec.windowingStrategy();
+    keyed =
+        new KeyedStateContext<>(
+            spec.stateEngine(), ctx.stateDirectory(), spec.keyCoder(), ws.getWindowFn().windowCoder());
+    Output output = ctx.output();
+    TupleTag<KV<K, OutT>> mainTag = new TupleTag<>("output");
+    WindowedValueMultiReceiver receiver =
+        new WindowedValueMultiReceiver() {
+          @Override
+          public <T> void output(TupleTag<T> tag, WindowedValue<T> value) {
+            output.emit(0, value);
+          }
+        };
+    DoFn<KeyedWorkItem<K, InT>, KV<K, OutT>> fn =
+        GroupAlsoByWindowViaWindowSetNewDoFn.create(
+            ws,
+            key -> keyed.stateInternals,
+            key -> keyed.timerInternals,
+            NullSideInputReader.empty(),
+            spec.reduceFn(),
+            receiver,
+            mainTag);
+    StepContext stepContext =
+        new StepContext() {
+          @Override
+          public StateInternals stateInternals() {
+            return keyed.stateInternals;
+          }
+
+          @Override
+          public TimerInternals timerInternals() {
+            return keyed.timerInternals;
+          }
+        };
+    DoFnRunner<KeyedWorkItem<K, InT>, KV<K, OutT>> simple =
+        DoFnRunners.simpleRunner(
+            spec.options(),
+            fn,
+            NullSideInputReader.empty(),
+            receiver,
+            mainTag,
+            Collections.emptyList(),
+            stepContext,
+            null,
+            Collections.emptyMap(),
+            ws,
+            DoFnSchemaInformation.create(),
+            Collections.emptyMap());
+    runner = DoFnRunners.lateDataDroppingRunner(simple, keyed.timerInternals, ws);
+  }
+
+  @Override
+  public void startBundle() throws Exception {
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      runner.startBundle();
+    }
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public void processElement(int port, Object element) throws Exception {
+    KeyedElement ke = (KeyedElement) element;
+    WindowedValue<KV<K, InT>> value = (WindowedValue<KV<K, InT>>) ke.element();
+    K key = value.getValue().getKey();
+    keyed.setCurrentKey(ke.keyBytes(), key, value.getTimestamp());
+    KeyedWorkItem<K, InT> item =
+        KeyedWorkItems.elementsWorkItem(
+            key, List.of(value.withValue(value.getValue().getValue())));
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      runner.processElement(WindowedValues.valueInGlobalWindow(item));
+    }
+  }
+
+  @Override
+  public void advanceWatermark(long watermark) throws Exception {
+    if (watermark <= inputWatermark) {
+      return;
+    }
+    inputWatermark = watermark;
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      keyed.setWatermarks(watermark, new Instant(context.currentProcessingTime()));
+      KeyedTimer timer;
+      while ((timer = keyed.pollEventTimer(watermark)) != null) {
+        fire(timer);
+      }
+    }
+  }
+
+  @Override
+  public void advanceProcessingTime(long nowMillis) throws Exception {
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      keyed.setWatermarks(inputWatermark, new Instant(nowMillis));
+      KeyedTimer timer;
+      while ((timer = keyed.pollProcessingTimer(nowMillis)) != null) {
+        fire(timer);
+      }
+    }
+  }
+
+  private void fire(KeyedTimer timer) {
+    K key = keyed.setCurrentKeyForTimer(timer);
+    KeyedWorkItem<K, InT> item = KeyedWorkItems.timersWorkItem(key, List.of(timer.timer()));
+    runner.processElement(WindowedValues.valueInGlobalWindow(item));
+  }
+
+  @Override
+  public long nextProcessingTimeWakeup() {
+    return keyed.nextProcessingTimeWakeup();
+  }
+
+  @Override
+  public long outputWatermarkHold() {
+    return keyed.hold(false);
+  }
+
+  @Override
+  public void finishBundle() throws Exception {
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      runner.finishBundle();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (keyed != null) {
+      keyed.close();
+    }
+  }
+
+}

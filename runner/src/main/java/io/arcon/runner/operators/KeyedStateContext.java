@@ -1,0 +1,104 @@
+package io.arcon.runner.operators;
+
+import io.arcon.runner.state.BackendStateInternals;
+import io.arcon.runner.state.BackendTimerStore;
+import io.arcon.runner.state.KeyedTimer;
+import io.arcon.runner.state.KeyedTimerInternals;
+import io.arcon.state.StateBackend;
+import io.arcon.state.StateBackendConfig;
+import io.arcon.state.StateBackends;
+import java.nio.file.Path;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.state.TimeDomain;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.util.CoderUtils;
+import org.joda.time.Instant;
+
+/**
+ * The keyed state and timers of one stateful operator instance, all stored in one state backend:
+ * Beam state through {@link BackendStateInternals}, timers through {@link BackendTimerStore}.
+ */
+final class KeyedStateContext<K> implements AutoCloseable {
+  private final StateBackend backend;
+  private final Coder<K> keyCoder;
+  final BackendStateInternals<K> stateInternals;
+  final BackendTimerStore timerStore;
+  final KeyedTimerInternals timerInternals;
+
+  KeyedStateContext(
+      String engine,
+      Path directory,
+      Coder<K> keyCoder,
+      Coder<? extends BoundedWindow> windowCoder) {
+    this.backend = StateBackends.open(StateBackendConfig.of(engine, directory));
+    this.keyCoder = keyCoder;
+    this.stateInternals = new BackendStateInternals<>(backend, keyCoder);
+    this.timerStore = new BackendTimerStore(backend, windowCoder);
+    this.timerInternals = new KeyedTimerInternals(timerStore, stateInternals);
+  }
+
+  /** Makes {@code encodedKey} the current key and {@code eventTime} the cause of writes. */
+  K setCurrentKey(byte[] encodedKey, K key, Instant eventTime) {
+    stateInternals.setKey(key, encodedKey);
+    stateInternals.setEventTime(eventTime);
+    return key;
+  }
+
+  /** Makes the timer's key current (decoding it) and returns the key. */
+  K setCurrentKeyForTimer(KeyedTimer timer) {
+    K key;
+    try {
+      key = CoderUtils.decodeFromByteArray(keyCoder, timer.encodedKey());
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot decode the key of a timer", e);
+    }
+    stateInternals.setKey(key, timer.encodedKey());
+    stateInternals.setEventTime(timer.timer().getTimestamp());
+    return key;
+  }
+
+  void setWatermarks(long inputWatermark, Instant processingTime) {
+    timerInternals.setInputWatermark(Watermarks.toInstant(inputWatermark));
+    timerInternals.setProcessingTime(processingTime);
+    timerInternals.setSynchronizedProcessingTime(processingTime);
+  }
+
+  KeyedTimer pollEventTimer(long watermark) {
+    return timerStore.pollFirstBefore(TimeDomain.EVENT_TIME, Watermarks.firingBound(watermark));
+  }
+
+  KeyedTimer pollProcessingTimer(long nowMillis) {
+    Instant bound = new Instant(nowMillis + 1);
+    KeyedTimer t = timerStore.pollFirstBefore(TimeDomain.PROCESSING_TIME, bound);
+    return t != null
+        ? t
+        : timerStore.pollFirstBefore(TimeDomain.SYNCHRONIZED_PROCESSING_TIME, bound);
+  }
+
+  long nextProcessingTimeWakeup() {
+    Instant a = timerStore.nextTimestamp(TimeDomain.PROCESSING_TIME);
+    Instant b = timerStore.nextTimestamp(TimeDomain.SYNCHRONIZED_PROCESSING_TIME);
+    long next = Long.MAX_VALUE;
+    if (a != null) {
+      next = a.getMillis();
+    }
+    if (b != null) {
+      next = Math.min(next, b.getMillis());
+    }
+    return next;
+  }
+
+  /** The earliest output timestamp still possible from state holds and pending timers. */
+  long hold(boolean includeTimers) {
+    long hold = Watermarks.fromInstant(stateInternals.minimumWatermarkHold());
+    if (includeTimers) {
+      hold = Math.min(hold, Watermarks.fromInstant(timerStore.minimumOutputTimestamp()));
+    }
+    return hold;
+  }
+
+  @Override
+  public void close() {
+    backend.dispose();
+  }
+}

@@ -1,0 +1,141 @@
+package io.arcon.runner.operators;
+
+import io.arcon.runtime.operator.OperatorContext;
+import io.arcon.runtime.operator.SourceOperator;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.io.UnboundedSource;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.values.WindowedValues;
+
+/**
+ * Primitive unbounded Read: the source is split into one split per instance (or as many as it
+ * gives); each instance round-robins over its readers. The instance's watermark is the minimum of
+ * its readers' watermarks; a reader whose watermark reaches the end of time is finished. Checkpoint
+ * marks are finalized when the bundle that read their records is finished.
+ */
+public final class UnboundedReadSource<T> implements SourceOperator {
+  private static final int DEDUP_CAPACITY = 100_000;
+
+  private final UnboundedSource<T, ?> source;
+  private final PipelineOptions options;
+  private OperatorContext context;
+  private final List<UnboundedSource.UnboundedReader<T>> readers = new ArrayList<>();
+  private final List<Boolean> started = new ArrayList<>();
+  private final List<Boolean> finished = new ArrayList<>();
+  private long watermark = Long.MIN_VALUE;
+  private Map<ByteBuffer, Boolean> seenIds;
+
+  public UnboundedReadSource(UnboundedSource<T, ?> source, PipelineOptions options) {
+    this.source = source;
+    this.options = options;
+  }
+
+  @Override
+  public void open(OperatorContext ctx) throws Exception {
+    this.context = ctx;
+    List<? extends UnboundedSource<T, ?>> splits = source.split(ctx.parallelism(), options);
+    if (splits.isEmpty()) {
+      splits = List.of(source);
+    }
+    for (int i = ctx.instanceIndex(); i < splits.size(); i += ctx.parallelism()) {
+      readers.add(splits.get(i).createReader(options, null));
+      started.add(false);
+      finished.add(false);
+    }
+    if (source.requiresDeduping()) {
+      seenIds =
+          new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<ByteBuffer, Boolean> eldest) {
+              return size() > DEDUP_CAPACITY;
+            }
+          };
+    }
+  }
+
+  @Override
+  public PollResult poll(int maxElements) throws Exception {
+    int emitted = 0;
+    int perReader = Math.max(1, maxElements / Math.max(1, readers.size()));
+    for (int r = 0; r < readers.size(); r++) {
+      if (finished.get(r)) {
+        continue;
+      }
+      UnboundedSource.UnboundedReader<T> reader = readers.get(r);
+      int n = 0;
+      while (n < perReader) {
+        boolean available;
+        if (!started.get(r)) {
+          started.set(r, true);
+          available = reader.start();
+        } else {
+          available = reader.advance();
+        }
+        if (!available) {
+          break;
+        }
+        n++;
+        if (seenIds != null) {
+          ByteBuffer id = ByteBuffer.wrap(reader.getCurrentRecordId());
+          if (seenIds.put(id, Boolean.TRUE) != null) {
+            continue;
+          }
+        }
+        context
+            .output()
+            .emit(
+                0,
+                WindowedValues.timestampedValueInGlobalWindow(
+                    reader.getCurrent(), reader.getCurrentTimestamp()));
+      }
+      emitted += n;
+      if (!reader.getWatermark().isBefore(BoundedWindow.TIMESTAMP_MAX_VALUE)) {
+        finished.set(r, true);
+      }
+    }
+    updateWatermark();
+    if (watermark == Long.MAX_VALUE) {
+      return PollResult.DONE;
+    }
+    return emitted > 0 ? PollResult.MORE : PollResult.IDLE;
+  }
+
+  private void updateWatermark() {
+    long min = Long.MAX_VALUE;
+    for (int r = 0; r < readers.size(); r++) {
+      if (!finished.get(r) && started.get(r)) {
+        min = Math.min(min, Watermarks.fromInstant(readers.get(r).getWatermark()));
+      } else if (!started.get(r)) {
+        min = Long.MIN_VALUE;
+      }
+    }
+    watermark = Math.max(watermark, min);
+  }
+
+  @Override
+  public long currentWatermark() {
+    return watermark;
+  }
+
+  @Override
+  public void finishBundle() throws Exception {
+    for (int r = 0; r < readers.size(); r++) {
+      if (started.get(r)) {
+        readers.get(r).getCheckpointMark().finalizeCheckpoint();
+      }
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (UnboundedSource.UnboundedReader<T> reader : readers) {
+      reader.close();
+    }
+    readers.clear();
+  }
+}

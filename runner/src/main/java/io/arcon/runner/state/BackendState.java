@@ -1,0 +1,76 @@
+package io.arcon.runner.state;
+
+import io.arcon.state.CloseableIterator;
+import io.arcon.state.StateEntry;
+import io.arcon.state.StateTable;
+import java.util.Arrays;
+
+/**
+ * Common part of every Beam state cell stored through the SPI: the table and the cell's address
+ * ({@code [key][namespace][state id]}, see {@link BackendStateInternals}). A cell is bound to the
+ * key that was current when it was obtained, so a {@code ReadableState} kept across {@code setKey}
+ * still reads its own key. Cells hold no cached data: every read goes to the backend, so a {@code
+ * restore} of the backend is visible at once.
+ */
+abstract class BackendState {
+  /**
+   * Separates a cell's own row ({@code address}) from its element rows ({@code address+0x01+..}).
+   */
+  static final byte ELEMENT_MARKER = 0x01;
+
+  final BackendStateInternals<?> internals;
+  final StateTable table;
+  final byte[] address;
+
+  BackendState(BackendStateInternals<?> internals, StateTable table, byte[] address) {
+    this.internals = internals;
+    this.table = table;
+    this.address = address;
+  }
+
+  /** {@code address + 0x01}: the prefix of all element rows of this cell. */
+  static byte[] elementPrefix(byte[] address) {
+    byte[] prefix = Arrays.copyOf(address, address.length + 1);
+    prefix[address.length] = ELEMENT_MARKER;
+    return prefix;
+  }
+
+  /** Whether any row of {@code table} starts with {@code prefix}. */
+  static boolean anyWithPrefix(StateTable table, byte[] prefix) {
+    try (CloseableIterator<StateEntry> it = table.prefixScan(prefix)) {
+      return it.hasNext();
+    }
+  }
+
+  final StateCoding coding() {
+    return internals.coding();
+  }
+
+  final long now() {
+    return internals.eventTimeMillis();
+  }
+
+  @Override
+  public final boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (o == null || o.getClass() != getClass()) {
+      return false;
+    }
+    BackendState that = (BackendState) o;
+    return internals == that.internals
+        && table.name().equals(that.table.name())
+        && Arrays.equals(address, that.address);
+  }
+
+  @Override
+  public final int hashCode() {
+    return Arrays.hashCode(address);
+  }
+
+  @Override
+  public String toString() {
+    return getClass().getSimpleName() + "@" + table.name();
+  }
+}

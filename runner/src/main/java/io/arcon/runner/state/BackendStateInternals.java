@@ -1,0 +1,323 @@
+package io.arcon.runner.state;
+
+import io.arcon.state.CloseableIterator;
+import io.arcon.state.KeyBytes;
+import io.arcon.state.StateBackend;
+import io.arcon.state.StateEntry;
+import io.arcon.state.StateTable;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.beam.runners.core.StateInternals;
+import org.apache.beam.runners.core.StateNamespace;
+import org.apache.beam.runners.core.StateTag;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.CoderException;
+import org.apache.beam.sdk.state.BagState;
+import org.apache.beam.sdk.state.CombiningState;
+import org.apache.beam.sdk.state.MapState;
+import org.apache.beam.sdk.state.MultimapState;
+import org.apache.beam.sdk.state.OrderedListState;
+import org.apache.beam.sdk.state.SetState;
+import org.apache.beam.sdk.state.State;
+import org.apache.beam.sdk.state.StateContext;
+import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.state.WatermarkHoldState;
+import org.apache.beam.sdk.transforms.Combine.CombineFn;
+import org.apache.beam.sdk.transforms.CombineWithContext.CombineFnWithContext;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.TimestampCombiner;
+import org.apache.beam.sdk.util.CoderUtils;
+import org.apache.beam.sdk.util.CombineFnUtil;
+import org.joda.time.Instant;
+
+/**
+ * Beam {@link StateInternals} for one transform's parallel instance, stored entirely in one {@link
+ * StateBackend} (single-threaded, like the node that owns it). The runtime sets the current key
+ * ({@link #setKey}) and the event time that causes the following writes ({@link #setEventTime});
+ * state cells obtained through {@link #state} are bound to the key that was current then.
+ *
+ * <h2>Binary layout</h2>
+ *
+ * <p>Notation: {@code lp(x)} = 4-byte big-endian length then the bytes of {@code x}; {@code ts(t)}
+ * = the epoch millis of {@code t} as 8 bytes big-endian with the sign bit flipped (byte order =
+ * time order); {@code coder(x)} = {@code x} encoded with the StateSpec's coder, nested context;
+ * {@code stamp} = the 8-byte big-endian epoch millis of the event time that caused the write, the
+ * row's {@code updated_at}.
+ *
+ * <p>Every cell has an <b>address</b> {@code lp(encoded key) lp(namespace.stringKey() UTF-8)
+ * lp(state id UTF-8)}. Length prefixes make the parts prefix-free, so {@code lp(key)} and {@code
+ * lp(key) lp(namespace)} are exact prefixes for clearing a whole key or key+namespace.
+ *
+ * <p>Table {@value #STATE_TABLE}:
+ *
+ * <table>
+ *   <caption>rows per state kind</caption>
+ *   <tr><th>kind</th><th>row key</th><th>row value</th></tr>
+ *   <tr><td>Value</td><td>address</td><td>stamp coder(value)</td></tr>
+ *   <tr><td>Combining</td><td>address</td><td>stamp coder(accumulator)</td></tr>
+ *   <tr><td>Bag</td><td>address</td><td>appended list of stamp coder(element)</td></tr>
+ *   <tr><td>Set</td><td>address 0x01 coder(element)</td><td>stamp</td></tr>
+ *   <tr><td>Map</td><td>address 0x01 coder(map key)</td><td>stamp coder(value)</td></tr>
+ *   <tr><td>Multimap</td><td>address 0x01 coder(map key)</td>
+ *       <td>appended list of stamp coder(value)</td></tr>
+ *   <tr><td>OrderedList</td><td>address 0x01 ts(timestamp)</td>
+ *       <td>appended list of stamp coder(value)</td></tr>
+ * </table>
+ *
+ * <p>Watermark holds live in table {@value #HOLD_TABLE} (row key: address; value: stamp, then the
+ * hold as 8-byte big-endian millis) and are indexed in table {@value #HOLD_INDEX_TABLE} (row key:
+ * {@code ts(hold) address}; value: stamp), ordered by (hold timestamp, key, namespace, id) so that
+ * {@link #minimumWatermarkHold()} is one first-row lookup.
+ *
+ * <p>Set elements and map keys compare by their encodings, as the current key does, so their coders
+ * must be deterministic.
+ */
+public final class BackendStateInternals<K> implements StateInternals {
+  public static final String STATE_TABLE = "beam_state";
+  public static final String HOLD_TABLE = "beam_holds";
+  public static final String HOLD_INDEX_TABLE = "beam_hold_index";
+
+  /**
+   * Bound on cached cell objects for one key: a key with very many windows (namespaces) must not
+   * grow the cache without limit. The cache only saves re-binding; dropping it is always safe.
+   */
+  private static final int MAX_CACHED_CELLS = 4096;
+
+  private final StateBackend backend;
+  private final Coder<K> keyCoder;
+  private final StateTable stateTable;
+  private final StateTable holdTable;
+  private final StateTable holdIndexTable;
+  private final StateCoding coding = new StateCoding();
+  private final OrderedBytes addressBuilder = new OrderedBytes(128);
+  private final Binder binder = new Binder();
+  private final Map<CellKey, State> cells = new HashMap<>();
+
+  private K key;
+  private byte[] encodedKey;
+  private long eventTimeMillis = BoundedWindow.TIMESTAMP_MIN_VALUE.getMillis();
+
+  public BackendStateInternals(StateBackend backend, Coder<K> keyCoder) {
+    this.backend = Objects.requireNonNull(backend, "backend");
+    this.keyCoder = Objects.requireNonNull(keyCoder, "keyCoder");
+    this.stateTable = backend.table(STATE_TABLE);
+    this.holdTable = backend.table(HOLD_TABLE);
+    this.holdIndexTable = backend.table(HOLD_INDEX_TABLE);
+  }
+
+  public StateBackend backend() {
+    return backend;
+  }
+
+  public Coder<K> keyCoder() {
+    return keyCoder;
+  }
+
+  /**
+   * Makes {@code key} current. {@code encodedKey} must be {@code key} encoded with the key coder;
+   * keys are identified by these bytes. The array is retained and must not be mutated afterwards.
+   */
+  public void setKey(K key, byte[] encodedKey) {
+    if (encodedKey == null) {
+      throw new IllegalArgumentException(
+          "setKey needs the coder-encoded key bytes; got null for key " + key);
+    }
+    this.key = key;
+    if (!Arrays.equals(this.encodedKey, encodedKey)) {
+      cells.clear();
+    }
+    this.encodedKey = encodedKey;
+  }
+
+  /** Makes {@code key} current, encoding it with the key coder. */
+  public void setKey(K key) {
+    try {
+      setKey(key, CoderUtils.encodeToByteArray(keyCoder, key));
+    } catch (CoderException e) {
+      throw new IllegalArgumentException(
+          "Could not encode key " + key + " with the key coder " + keyCoder, e);
+    }
+  }
+
+  @Override
+  public K getKey() {
+    return key;
+  }
+
+  /** The coder-encoded bytes of the current key, or null when no key was set. */
+  public byte[] getEncodedKey() {
+    return encodedKey;
+  }
+
+  /** The event time that causes the following writes; recorded in each row as updated_at. */
+  public void setEventTime(Instant timestamp) {
+    this.eventTimeMillis = timestamp.getMillis();
+  }
+
+  public Instant getEventTime() {
+    return Instant.ofEpochMilli(eventTimeMillis);
+  }
+
+  long eventTimeMillis() {
+    return eventTimeMillis;
+  }
+
+  StateCoding coding() {
+    return coding;
+  }
+
+  /**
+   * The minimum over all keys and namespaces of the WatermarkHoldState values, or {@link
+   * BoundedWindow#TIMESTAMP_MAX_VALUE} when there is no hold.
+   */
+  public Instant minimumWatermarkHold() {
+    try (CloseableIterator<StateEntry> it = holdIndexTable.iterator()) {
+      if (!it.hasNext()) {
+        return BoundedWindow.TIMESTAMP_MAX_VALUE;
+      }
+      return Instant.ofEpochMilli(OrderedBytes.readOrderedLong(it.next().key(), 0));
+    }
+  }
+
+  /** Removes every state cell and hold of the current key in {@code namespace}. */
+  public void clearNamespace(StateNamespace namespace) {
+    requireKey();
+    clearPrefix(
+        addressBuilder
+            .reset()
+            .writeLengthPrefixed(encodedKey)
+            .writeLengthPrefixed(namespace.stringKey())
+            .toByteArray());
+  }
+
+  /** Removes every state cell and hold of the current key, in every namespace. */
+  public void clearKey() {
+    requireKey();
+    clearPrefix(addressBuilder.reset().writeLengthPrefixed(encodedKey).toByteArray());
+  }
+
+  private void clearPrefix(byte[] prefix) {
+    try (CloseableIterator<StateEntry> it = holdTable.prefixScan(prefix)) {
+      while (it.hasNext()) {
+        StateEntry hold = it.next();
+        holdIndexTable.delete(
+            holdIndexKey(BackendWatermarkHoldState.holdOf(hold.value()).getMillis(), hold.key()));
+      }
+    }
+    holdTable.deletePrefix(prefix);
+    stateTable.deletePrefix(prefix);
+  }
+
+  static byte[] holdIndexKey(long holdMillis, byte[] address) {
+    return KeyBytes.concat(OrderedBytes.orderedLong(holdMillis), address);
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <T extends State> T state(
+      StateNamespace namespace, StateTag<T> address, StateContext<?> context) {
+    requireKey();
+    CellKey cellKey = new CellKey(namespace, address);
+    State cached = cells.get(cellKey);
+    if (cached != null) {
+      return (T) cached;
+    }
+    if (cells.size() >= MAX_CACHED_CELLS) {
+      cells.clear();
+    }
+    binder.address =
+        addressBuilder
+            .reset()
+            .writeLengthPrefixed(encodedKey)
+            .writeLengthPrefixed(namespace.stringKey())
+            .writeLengthPrefixed(address.getId())
+            .toByteArray();
+    binder.context = context;
+    T cell = address.bind(binder);
+    cells.put(cellKey, cell);
+    return cell;
+  }
+
+  private void requireKey() {
+    if (encodedKey == null) {
+      throw new IllegalStateException(
+          "No current key: the runtime must call setKey(key, encodedKey) before using keyed state");
+    }
+  }
+
+  /** Cache key of a bound cell for the current key; the tag includes its spec (coders). */
+  private record CellKey(StateNamespace namespace, StateTag<?> tag) {}
+
+  /** Binds tags to cells at the address prepared by {@link #state}; reused, single-threaded. */
+  private final class Binder implements StateTag.StateBinder {
+    private byte[] address;
+    private StateContext<?> context;
+
+    @Override
+    public <T> ValueState<T> bindValue(StateTag<ValueState<T>> spec, Coder<T> coder) {
+      return new BackendValueState<>(BackendStateInternals.this, stateTable, address, coder);
+    }
+
+    @Override
+    public <T> BagState<T> bindBag(StateTag<BagState<T>> spec, Coder<T> elemCoder) {
+      return new BackendBagState<>(BackendStateInternals.this, stateTable, address, elemCoder);
+    }
+
+    @Override
+    public <T> SetState<T> bindSet(StateTag<SetState<T>> spec, Coder<T> elemCoder) {
+      return new BackendSetState<>(BackendStateInternals.this, stateTable, address, elemCoder);
+    }
+
+    @Override
+    public <KeyT, ValueT> MapState<KeyT, ValueT> bindMap(
+        StateTag<MapState<KeyT, ValueT>> spec,
+        Coder<KeyT> mapKeyCoder,
+        Coder<ValueT> mapValueCoder) {
+      return new BackendMapState<>(
+          BackendStateInternals.this, stateTable, address, mapKeyCoder, mapValueCoder);
+    }
+
+    @Override
+    public <KeyT, ValueT> MultimapState<KeyT, ValueT> bindMultimap(
+        StateTag<MultimapState<KeyT, ValueT>> spec,
+        Coder<KeyT> keyCoder,
+        Coder<ValueT> valueCoder) {
+      return new BackendMultimapState<>(
+          BackendStateInternals.this, stateTable, address, keyCoder, valueCoder);
+    }
+
+    @Override
+    public <T> OrderedListState<T> bindOrderedList(
+        StateTag<OrderedListState<T>> spec, Coder<T> elemCoder) {
+      return new BackendOrderedListState<>(
+          BackendStateInternals.this, stateTable, address, elemCoder);
+    }
+
+    @Override
+    public <InputT, AccumT, OutputT> CombiningState<InputT, AccumT, OutputT> bindCombiningValue(
+        StateTag<CombiningState<InputT, AccumT, OutputT>> spec,
+        Coder<AccumT> accumCoder,
+        CombineFn<InputT, AccumT, OutputT> combineFn) {
+      return new BackendCombiningState<>(
+          BackendStateInternals.this, stateTable, address, accumCoder, combineFn);
+    }
+
+    @Override
+    public <InputT, AccumT, OutputT>
+        CombiningState<InputT, AccumT, OutputT> bindCombiningValueWithContext(
+            StateTag<CombiningState<InputT, AccumT, OutputT>> spec,
+            Coder<AccumT> accumCoder,
+            CombineFnWithContext<InputT, AccumT, OutputT> combineFn) {
+      return bindCombiningValue(spec, accumCoder, CombineFnUtil.bindContext(combineFn, context));
+    }
+
+    @Override
+    public WatermarkHoldState bindWatermark(
+        StateTag<WatermarkHoldState> spec, TimestampCombiner timestampCombiner) {
+      return new BackendWatermarkHoldState(
+          BackendStateInternals.this, holdTable, holdIndexTable, address, timestampCombiner);
+    }
+  }
+}

@@ -1,0 +1,238 @@
+package io.arcon.runner.state;
+
+import io.arcon.state.CloseableIterator;
+import io.arcon.state.StateBackend;
+import io.arcon.state.StateEntry;
+import io.arcon.state.StateTable;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Objects;
+import org.apache.beam.runners.core.StateNamespace;
+import org.apache.beam.runners.core.TimerInternals.TimerData;
+import org.apache.beam.runners.core.TimerInternals.TimerDataCoderV2;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.state.TimeDomain;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.joda.time.Instant;
+
+/**
+ * The pending timers of one transform instance, stored through the SPI so that they are part of
+ * every backend snapshot. Single-threaded, like the node that owns it.
+ *
+ * <h2>Binary layout</h2>
+ *
+ * <p>A timer's <b>identity</b> is {@code lp(encoded key) lp(namespace.stringKey())
+ * lp(timerFamilyId) lp(timerId)} ({@code lp} = 4-byte big-endian length + UTF-8/raw bytes); setting
+ * a timer with an existing identity replaces it, whatever its domain. {@code ts(t)} is the epoch
+ * millis as 8 bytes big-endian with the sign bit flipped (byte order = time order).
+ *
+ * <ul>
+ *   <li>{@value #TIMERS_TABLE}: identity → {@code domain(1) ts(timestamp) ts(outputTimestamp)},
+ *       enough to find the timer's index rows when it is replaced or deleted.
+ *   <li>{@value #TIMER_INDEX_TABLE}: {@code domain(1) ts(timestamp) identity} → the TimerData
+ *       encoded with {@link TimerDataCoderV2}. Ordered by domain, time, then identity, so the next
+ *       timer of a domain is the first row of its range and ties fire in a deterministic order.
+ *   <li>{@value #OUTPUT_INDEX_TABLE}: {@code ts(outputTimestamp) identity} → empty; its first row
+ *       is {@link #minimumOutputTimestamp()}.
+ * </ul>
+ *
+ * <p>Domains are stored as 0 = event time, 1 = processing time, 2 = synchronized processing time.
+ */
+public final class BackendTimerStore {
+  public static final String TIMERS_TABLE = "beam_timers";
+  public static final String TIMER_INDEX_TABLE = "beam_timer_index";
+  public static final String OUTPUT_INDEX_TABLE = "beam_timer_output_index";
+
+  private static final byte[] EMPTY = new byte[0];
+  private static final int LOCATION_BYTES = 17;
+
+  private final StateTable timers;
+  private final StateTable timerIndex;
+  private final StateTable outputIndex;
+  private final TimerDataCoderV2 timerCoder;
+  private final OrderedBytes keyBuilder = new OrderedBytes(128);
+  private final OrderedBytes valueBuilder = new OrderedBytes(128);
+
+  public BackendTimerStore(StateBackend backend, Coder<? extends BoundedWindow> windowCoder) {
+    Objects.requireNonNull(backend, "backend");
+    this.timerCoder = TimerDataCoderV2.of(Objects.requireNonNull(windowCoder, "windowCoder"));
+    this.timers = backend.table(TIMERS_TABLE);
+    this.timerIndex = backend.table(TIMER_INDEX_TABLE);
+    this.outputIndex = backend.table(OUTPUT_INDEX_TABLE);
+  }
+
+  /**
+   * Sets {@code timer} for the key, replacing the timer with the same (key, namespace, family, id).
+   * A TimerData marked deleted deletes that timer instead.
+   */
+  public void setTimer(byte[] encodedKey, TimerData timer) {
+    byte[] identity =
+        identity(encodedKey, timer.getNamespace(), timer.getTimerFamilyId(), timer.getTimerId());
+    removeByIdentity(identity);
+    if (timer.getDeleted()) {
+      return;
+    }
+    int domain = domainCode(timer.getDomain());
+    long ts = timer.getTimestamp().getMillis();
+    long outputTs = timer.getOutputTimestamp().getMillis();
+    timers.put(
+        identity,
+        valueBuilder
+            .reset()
+            .writeByte(domain)
+            .writeOrderedLong(ts)
+            .writeOrderedLong(outputTs)
+            .toByteArray());
+    timerIndex.put(indexKey(domain, ts, identity), encode(timer));
+    outputIndex.put(outputKey(outputTs, identity), EMPTY);
+  }
+
+  /**
+   * Deletes the timer with this (key, namespace, family, id), if any. The domain is not part of a
+   * timer's identity (as in runners-core's in-memory timers) and is accepted for API symmetry.
+   */
+  public void deleteTimer(
+      byte[] encodedKey,
+      StateNamespace namespace,
+      String timerId,
+      String timerFamilyId,
+      TimeDomain domain) {
+    removeByIdentity(identity(encodedKey, namespace, timerFamilyId, timerId));
+  }
+
+  /**
+   * Removes and returns the timer of {@code domain} with the smallest timestamp strictly before
+   * {@code bound} (ties broken by key, namespace, family, id bytes), or null if there is none.
+   */
+  public KeyedTimer pollFirstBefore(TimeDomain domain, Instant bound) {
+    int code = domainCode(domain);
+    byte[] from = keyBuilder.reset().writeByte(code).toByteArray();
+    byte[] to =
+        keyBuilder.reset().writeByte(code).writeOrderedLong(bound.getMillis()).toByteArray();
+    StateEntry first;
+    try (CloseableIterator<StateEntry> it = timerIndex.scan(from, to)) {
+      if (!it.hasNext()) {
+        return null;
+      }
+      first = it.next();
+    }
+    TimerData timer = decode(first.value());
+    byte[] identity = Arrays.copyOfRange(first.key(), 9, first.key().length);
+    timerIndex.delete(first.key());
+    timers.delete(identity);
+    outputIndex.delete(outputKey(timer.getOutputTimestamp().getMillis(), identity));
+    return new KeyedTimer(OrderedBytes.readLengthPrefixed(identity, 0), timer);
+  }
+
+  /** The earliest pending timestamp in {@code domain}, or null when none is pending. */
+  public Instant nextTimestamp(TimeDomain domain) {
+    byte[] prefix = keyBuilder.reset().writeByte(domainCode(domain)).toByteArray();
+    try (CloseableIterator<StateEntry> it = timerIndex.prefixScan(prefix)) {
+      return it.hasNext()
+          ? Instant.ofEpochMilli(OrderedBytes.readOrderedLong(it.next().key(), 1))
+          : null;
+    }
+  }
+
+  /**
+   * The minimum output timestamp over all pending timers of every domain (it holds the output
+   * watermark), or {@link BoundedWindow#TIMESTAMP_MAX_VALUE} when no timer is pending.
+   */
+  public Instant minimumOutputTimestamp() {
+    try (CloseableIterator<StateEntry> it = outputIndex.iterator()) {
+      return it.hasNext()
+          ? Instant.ofEpochMilli(OrderedBytes.readOrderedLong(it.next().key(), 0))
+          : BoundedWindow.TIMESTAMP_MAX_VALUE;
+    }
+  }
+
+  /** The pending timer with this identity, or null. */
+  public TimerData getTimer(
+      byte[] encodedKey, StateNamespace namespace, String timerId, String timerFamilyId) {
+    byte[] identity = identity(encodedKey, namespace, timerFamilyId, timerId);
+    byte[] location = timers.get(identity);
+    if (location == null) {
+      return null;
+    }
+    return decode(
+        timerIndex.get(indexKey(location[0], OrderedBytes.readOrderedLong(location, 1), identity)));
+  }
+
+  private void removeByIdentity(byte[] identity) {
+    byte[] location = timers.get(identity);
+    if (location == null) {
+      return;
+    }
+    if (location.length != LOCATION_BYTES) {
+      throw new IllegalStateException(
+          "Corrupt timer row in table "
+              + TIMERS_TABLE
+              + ": expected "
+              + LOCATION_BYTES
+              + " bytes, found "
+              + location.length);
+    }
+    timerIndex.delete(indexKey(location[0], OrderedBytes.readOrderedLong(location, 1), identity));
+    outputIndex.delete(outputKey(OrderedBytes.readOrderedLong(location, 9), identity));
+    timers.delete(identity);
+  }
+
+  private byte[] identity(
+      byte[] encodedKey, StateNamespace namespace, String timerFamilyId, String timerId) {
+    if (encodedKey == null) {
+      throw new IllegalArgumentException(
+          "A timer needs the coder-encoded key it belongs to; got null for timer " + timerId);
+    }
+    return keyBuilder
+        .reset()
+        .writeLengthPrefixed(encodedKey)
+        .writeLengthPrefixed(namespace.stringKey())
+        .writeLengthPrefixed(timerFamilyId)
+        .writeLengthPrefixed(timerId)
+        .toByteArray();
+  }
+
+  private byte[] indexKey(int domain, long ts, byte[] identity) {
+    return keyBuilder
+        .reset()
+        .writeByte(domain)
+        .writeOrderedLong(ts)
+        .writeBytes(identity)
+        .toByteArray();
+  }
+
+  private byte[] outputKey(long outputTs, byte[] identity) {
+    return keyBuilder.reset().writeOrderedLong(outputTs).writeBytes(identity).toByteArray();
+  }
+
+  private byte[] encode(TimerData timer) {
+    valueBuilder.reset();
+    try {
+      timerCoder.encode(timer, valueBuilder);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Could not encode timer " + timer, e);
+    }
+    return valueBuilder.toByteArray();
+  }
+
+  private TimerData decode(byte[] bytes) {
+    try {
+      return timerCoder.decode(new ByteArrayInputStream(bytes));
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalStateException(
+          "Could not decode a stored timer with "
+              + timerCoder
+              + ": was the snapshot written with a different window coder?",
+          e);
+    }
+  }
+
+  static int domainCode(TimeDomain domain) {
+    return switch (domain) {
+      case EVENT_TIME -> 0;
+      case PROCESSING_TIME -> 1;
+      case SYNCHRONIZED_PROCESSING_TIME -> 2;
+    };
+  }
+}

@@ -1,0 +1,42 @@
+package io.arcon.runner.state;
+
+import io.arcon.state.StateTable;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.state.ValueState;
+
+/** ValueState: one row at the cell's address holding {@code [updated_at][value]}. */
+final class BackendValueState<T> extends BackendState implements ValueState<T> {
+  private final Coder<T> coder;
+
+  BackendValueState(
+      BackendStateInternals<?> internals, StateTable table, byte[] address, Coder<T> coder) {
+    super(internals, table, address);
+    this.coder = coder;
+  }
+
+  @Override
+  public void write(T input) {
+    if (input == null) {
+      // Reading back null is exactly what a cleared cell gives, so store nothing.
+      clear();
+      return;
+    }
+    table.put(address, coding().stamped(now(), coder, input));
+  }
+
+  @Override
+  public T read() {
+    byte[] stored = table.get(address);
+    return stored == null ? null : StateCoding.decodeStamped(coder, stored);
+  }
+
+  @Override
+  public ValueState<T> readLater() {
+    return this;
+  }
+
+  @Override
+  public void clear() {
+    table.delete(address);
+  }
+}

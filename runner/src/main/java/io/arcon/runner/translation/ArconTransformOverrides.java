@@ -1,0 +1,18 @@
+package io.arcon.runner.translation;
+
+import java.util.List;
+import org.apache.beam.sdk.runners.PTransformOverride;
+import org.apache.beam.sdk.transforms.View;
+import org.apache.beam.sdk.util.construction.PTransformMatchers;
+
+/** The PTransform replacements ArconRunner applies before translation. */
+public final class ArconTransformOverrides {
+  private ArconTransformOverrides() {}
+
+  public static List<PTransformOverride> overrides() {
+    return List.of(
+        PTransformOverride.of(
+            PTransformMatchers.classEqualTo(View.CreatePCollectionView.class),
+            new CreateArconView.Factory<>()));
+  }
+}

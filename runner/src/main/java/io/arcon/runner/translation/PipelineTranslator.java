@@ -1,0 +1,342 @@
+package io.arcon.runner.translation;
+
+import io.arcon.runner.ArconPipelineOptions;
+import io.arcon.runner.operators.AssignWindowsOperator;
+import io.arcon.runner.operators.BoundedReadSource;
+import io.arcon.runner.operators.DoFnOperator;
+import io.arcon.runner.operators.ForwardOperator;
+import io.arcon.runner.operators.GroupByKeyOperator;
+import io.arcon.runner.operators.ImpulseSource;
+import io.arcon.runner.operators.PartialCombineOperator;
+import io.arcon.runner.operators.UnboundedReadSource;
+import io.arcon.runtime.graph.JobGraph;
+import io.arcon.runtime.graph.OperatorNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.runners.core.SystemReduceFn;
+import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.coders.CannotProvideCoderException;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.io.BoundedSource;
+import org.apache.beam.sdk.io.Read;
+import org.apache.beam.sdk.io.UnboundedSource;
+import org.apache.beam.sdk.runners.AppliedPTransform;
+import org.apache.beam.sdk.runners.TransformHierarchy;
+import org.apache.beam.sdk.transforms.Combine;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.reflect.DoFnSignature;
+import org.apache.beam.sdk.transforms.reflect.DoFnSignatures;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.DefaultTrigger;
+import org.apache.beam.sdk.transforms.windowing.Window;
+import org.apache.beam.sdk.transforms.windowing.WindowFn;
+import org.apache.beam.sdk.util.AppliedCombineFn;
+import org.apache.beam.sdk.util.SerializableUtils;
+import org.apache.beam.sdk.util.construction.PTransformTranslation;
+import org.apache.beam.sdk.util.construction.ParDoTranslation;
+import org.apache.beam.sdk.util.construction.SplittableParDo;
+import org.apache.beam.sdk.util.construction.TransformInputs;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionView;
+import org.apache.beam.sdk.values.PValue;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.WindowingStrategy;
+
+/**
+ * Walks a (classic, Java) pipeline in topological order and builds the Arcon job graph: one
+ * operator per Beam primitive, fused into chains by {@link TranslationContext}'s placement rules.
+ */
+public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults {
+  private final Pipeline pipeline;
+  private final TranslationContext ctx;
+
+  private PipelineTranslator(Pipeline pipeline, TranslationContext ctx) {
+    this.pipeline = pipeline;
+    this.ctx = ctx;
+  }
+
+  /** Translates {@code pipeline} (with Arcon's overrides already applied). */
+  public static JobGraph translate(
+      Pipeline pipeline,
+      ArconPipelineOptions options,
+      MetricsContainerStepMap metrics,
+      Map<String, String> stateEngines) {
+    TranslationContext ctx = new TranslationContext(options, metrics, stateEngines);
+    pipeline.traverseTopologically(new PipelineTranslator(pipeline, ctx));
+    return ctx.graph();
+  }
+
+  @Override
+  public CompositeBehavior enterCompositeTransform(TransformHierarchy.Node node) {
+    PTransform<?, ?> transform = node.getTransform();
+    if (transform instanceof Combine.PerKey<?, ?, ?> perKey && isLiftable(node, perKey)) {
+      translateLiftedCombine(node, perKey);
+      return CompositeBehavior.DO_NOT_ENTER_TRANSFORM;
+    }
+    return CompositeBehavior.ENTER_TRANSFORM;
+  }
+
+  @Override
+  public void visitPrimitiveTransform(TransformHierarchy.Node node) {
+    PTransform<?, ?> transform = node.getTransform();
+    if (transform instanceof CreateArconView.MaterializeView<?, ?> materialize) {
+      PCollection<?> panes = onlyInput(node);
+      ctx.registerViewPanes(materialize.view(), panes);
+      TranslationContext.Producer p = ctx.producer(panes);
+      ctx.setProducer(onlyOutput(node), p.vertex(), p.operator(), p.output());
+      return;
+    }
+    String urn = PTransformTranslation.urnForTransformOrNull(transform);
+    if (urn == null) {
+      throw unsupported(node, transform.getClass().getName());
+    }
+    switch (urn) {
+      case PTransformTranslation.IMPULSE_TRANSFORM_URN -> translateImpulse(node);
+      case PTransformTranslation.READ_TRANSFORM_URN -> translateRead(node);
+      case PTransformTranslation.PAR_DO_TRANSFORM_URN -> translateParDo(node);
+      case PTransformTranslation.GROUP_BY_KEY_TRANSFORM_URN -> translateGroupByKey(node);
+      case PTransformTranslation.FLATTEN_TRANSFORM_URN -> translateFlatten(node);
+      case PTransformTranslation.ASSIGN_WINDOWS_TRANSFORM_URN -> translateAssignWindows(node);
+      default -> throw unsupported(node, urn);
+    }
+  }
+
+  private static UnsupportedOperationException unsupported(
+      TransformHierarchy.Node node, String what) {
+    return new UnsupportedOperationException(
+        "ArconRunner cannot run transform '" + node.getFullName() + "' (" + what + ")");
+  }
+
+  private static PCollection<?> onlyInput(TransformHierarchy.Node node) {
+    List<PCollection<?>> ins = new ArrayList<>(node.getInputs().values());
+    if (ins.size() != 1) {
+      throw new IllegalStateException(node.getFullName() + " has " + ins.size() + " inputs");
+    }
+    return ins.get(0);
+  }
+
+  private static PCollection<?> onlyOutput(TransformHierarchy.Node node) {
+    List<PCollection<?>> outs = new ArrayList<>(node.getOutputs().values());
+    if (outs.size() != 1) {
+      throw new IllegalStateException(node.getFullName() + " has " + outs.size() + " outputs");
+    }
+    return outs.get(0);
+  }
+
+  private void produce(TransformHierarchy.Node node, OperatorNode op) {
+    op.declareOutputs(1);
+    ctx.setProducer(onlyOutput(node), ctx.vertexOf(op), op, 0);
+  }
+
+  private void translateImpulse(TransformHierarchy.Node node) {
+    produce(node, ctx.addSource(node.getFullName(), ImpulseSource::new));
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void translateRead(TransformHierarchy.Node node) {
+    PTransform<?, ?> t = node.getTransform();
+    ArconPipelineOptions options = ctx.options();
+    OperatorNode op;
+    if (t instanceof SplittableParDo.PrimitiveBoundedRead<?> r) {
+      BoundedSource<?> source = r.getSource();
+      op = ctx.addSource(node.getFullName(), () -> new BoundedReadSource(source, options));
+    } else if (t instanceof Read.Bounded<?> r) {
+      BoundedSource<?> source = r.getSource();
+      op = ctx.addSource(node.getFullName(), () -> new BoundedReadSource(source, options));
+    } else if (t instanceof SplittableParDo.PrimitiveUnboundedRead<?> r) {
+      UnboundedSource<?, ?> source = r.getSource();
+      op = ctx.addSource(node.getFullName(), () -> new UnboundedReadSource(source, options));
+    } else if (t instanceof Read.Unbounded<?> r) {
+      UnboundedSource<?, ?> source = r.getSource();
+      op = ctx.addSource(node.getFullName(), () -> new UnboundedReadSource(source, options));
+    } else {
+      throw unsupported(node, t.getClass().getName());
+    }
+    produce(node, op);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void translateParDo(TransformHierarchy.Node node) {
+    if (!(node.getTransform() instanceof ParDo.MultiOutput<?, ?> pardo)) {
+      throw unsupported(node, node.getTransform().getClass().getName());
+    }
+    AppliedPTransform<?, ?, ?> app = node.toAppliedPTransform(pipeline);
+    String name = node.getFullName();
+    DoFn<?, ?> fn = pardo.getFn();
+    DoFnSignature signature = DoFnSignatures.getSignature(fn.getClass());
+    if (signature.processElement().isSplittable()) {
+      throw unsupported(node, "splittable DoFn " + fn.getClass().getName());
+    }
+    PCollection<?> main =
+        (PCollection<?>) TransformInputs.nonAdditionalInputs(app).iterator().next();
+    Map<TupleTag<?>, PCollection<?>> outputs = node.getOutputs();
+    TupleTag<?> mainTag = pardo.getMainOutputTag();
+    List<TupleTag<?>> additional = new ArrayList<>(pardo.getAdditionalOutputTags().getAll());
+    Map<TupleTag<?>, Integer> indexes = new HashMap<>();
+    List<TupleTag<?>> ordered = new ArrayList<>();
+    ordered.add(mainTag);
+    ordered.addAll(additional);
+    Map<TupleTag<?>, Coder<?>> outputCoders = new HashMap<>();
+    for (TupleTag<?> tag : ordered) {
+      indexes.put(tag, indexes.size());
+      PCollection<?> out = outputs.get(tag);
+      if (out != null) {
+        outputCoders.put(tag, out.getCoder());
+      }
+    }
+    List<PCollectionView<?>> sideInputs = new ArrayList<>(pardo.getSideInputs().values());
+    boolean stateful = signature.usesState() || signature.usesTimers();
+    Coder<?> keyCoder = null;
+    if (stateful) {
+      if (!(main.getCoder() instanceof KvCoder<?, ?> kv)) {
+        throw new IllegalArgumentException(
+            "Stateful ParDo " + name + " needs KV input with a KvCoder, got " + main.getCoder());
+      }
+      keyCoder = kv.getKeyCoder();
+    }
+    DoFnOperator.Spec spec =
+        new DoFnOperator.Spec(
+            name,
+            fn,
+            ctx.options(),
+            main.getCoder(),
+            outputCoders,
+            mainTag,
+            additional,
+            indexes,
+            main.getWindowingStrategy(),
+            sideInputs,
+            pardo.getSideInputs(),
+            ParDoTranslation.getSchemaInformation(app),
+            keyCoder,
+            stateful,
+            signature.processElement().requiresTimeSortedInput(),
+            ctx.stateEngineFor(name),
+            ctx.metricsFor(name));
+    OperatorNode op;
+    if (stateful) {
+      op = ctx.addKeyed(name, () -> new DoFnOperator<>(spec), main);
+    } else if (!sideInputs.isEmpty()) {
+      op = ctx.addUnfused(name, () -> new DoFnOperator<>(spec), main);
+    } else {
+      op = ctx.addFused(name, () -> new DoFnOperator<>(spec), main);
+    }
+    if (!sideInputs.isEmpty()) {
+      ctx.connectSideInputs(op, sideInputs);
+    }
+    op.declareOutputs(ordered.size());
+    for (TupleTag<?> tag : ordered) {
+      PCollection<?> out = outputs.get(tag);
+      if (out != null) {
+        ctx.setProducer(out, ctx.vertexOf(op), op, indexes.get(tag));
+      }
+    }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void translateGroupByKey(TransformHierarchy.Node node) {
+    PCollection<?> input = onlyInput(node);
+    KvCoder<?, ?> kv = (KvCoder<?, ?>) input.getCoder();
+    String name = node.getFullName();
+    GroupByKeyOperator.Spec spec =
+        new GroupByKeyOperator.Spec(
+            name,
+            ctx.options(),
+            kv.getKeyCoder(),
+            input.getWindowingStrategy(),
+            (SystemReduceFn) SystemReduceFn.buffering(kv.getValueCoder()),
+            ctx.stateEngineFor(name),
+            ctx.metricsFor(name));
+    produce(node, ctx.addKeyed(name, () -> new GroupByKeyOperator<>(spec), input));
+  }
+
+  private void translateFlatten(TransformHierarchy.Node node) {
+    List<PCollection<?>> inputs = new ArrayList<>(node.getInputs().values());
+    produce(node, ctx.addMultiInput(node.getFullName(), ForwardOperator::new, inputs));
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void translateAssignWindows(TransformHierarchy.Node node) {
+    PCollection<?> input = onlyInput(node);
+    WindowFn<?, ?> windowFn = ((Window.Assign<?>) node.getTransform()).getWindowFn();
+    OperatorNode op =
+        windowFn == null
+            ? ctx.addFused(node.getFullName(), ForwardOperator::new, input)
+            : ctx.addFused(
+                node.getFullName(),
+                () -> new AssignWindowsOperator(SerializableUtils.clone(windowFn)),
+                input);
+    produce(node, op);
+  }
+
+  private boolean isLiftable(TransformHierarchy.Node node, Combine.PerKey<?, ?, ?> perKey) {
+    if (!(perKey.getFn() instanceof Combine.CombineFn<?, ?, ?>)
+        || !perKey.getSideInputs().isEmpty()
+        || node.getInputs().size() != 1) {
+      return false;
+    }
+    PCollection<?> input = onlyInput(node);
+    WindowingStrategy<?, ?> ws = input.getWindowingStrategy();
+    return input.getCoder() instanceof KvCoder
+        && ws.getWindowFn().isNonMerging()
+        && ws.getTrigger() instanceof DefaultTrigger;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void translateLiftedCombine(TransformHierarchy.Node node, Combine.PerKey<?, ?, ?> perKey) {
+    String name = node.getFullName();
+    PCollection<?> input = onlyInput(node);
+    KvCoder kv = (KvCoder) input.getCoder();
+    Combine.CombineFn fn = (Combine.CombineFn) perKey.getFn();
+    Coder accumulatorCoder;
+    try {
+      accumulatorCoder = fn.getAccumulatorCoder(pipeline.getCoderRegistry(), kv.getValueCoder());
+    } catch (CannotProvideCoderException e) {
+      throw new IllegalStateException("No accumulator coder for the combine " + name, e);
+    }
+    WindowingStrategy<?, ?> ws = input.getWindowingStrategy();
+    String partialName = name + "/PartialCombine";
+    var partialMetrics = ctx.metricsFor(name);
+    OperatorNode partial =
+        ctx.addFused(
+            partialName,
+            () ->
+                new PartialCombineOperator(
+                    SerializableUtils.clone(fn),
+                    kv.getKeyCoder(),
+                    ws.getTimestampCombiner(),
+                    partialMetrics),
+            input);
+    partial.declareOutputs(1);
+    AccumulatorMergingCombineFn merging = new AccumulatorMergingCombineFn(fn, accumulatorCoder);
+    KvCoder accumulatorKvCoder = KvCoder.of(kv.getKeyCoder(), accumulatorCoder);
+    AppliedCombineFn applied =
+        AppliedCombineFn.withInputCoder(merging, pipeline.getCoderRegistry(), accumulatorKvCoder);
+    GroupByKeyOperator.Spec spec =
+        new GroupByKeyOperator.Spec(
+            name,
+            ctx.options(),
+            kv.getKeyCoder(),
+            ws,
+            (SystemReduceFn<Object, Object, ?, Object, BoundedWindow>)
+                (SystemReduceFn) SystemReduceFn.combining(kv.getKeyCoder(), applied),
+            ctx.stateEngineFor(name),
+            ctx.metricsFor(name));
+    OperatorNode merge =
+        ctx.addKeyedFrom(
+            name + "/MergeAccumulators",
+            () -> new GroupByKeyOperator<>(spec),
+            ctx.vertexOf(partial),
+            partial,
+            0,
+            kv.getKeyCoder());
+    produce(node, merge);
+  }
+
+}

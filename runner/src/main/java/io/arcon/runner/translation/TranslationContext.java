@@ -1,0 +1,225 @@
+package io.arcon.runner.translation;
+
+import io.arcon.runner.ArconPipelineOptions;
+import io.arcon.runner.metrics.OperatorMetrics;
+import io.arcon.runtime.graph.EdgeKind;
+import io.arcon.runtime.graph.JobGraph;
+import io.arcon.runtime.graph.KeyExtractor;
+import io.arcon.runtime.graph.OperatorNode;
+import io.arcon.runtime.graph.Vertex;
+import io.arcon.runtime.operator.Operator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.util.CoderUtils;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionView;
+import org.apache.beam.sdk.values.WindowedValue;
+
+/**
+ * What translation accumulates: the job graph under construction, where each PCollection is
+ * produced, and where each side input's materialized panes come from. Placement decides fusion:
+ * a step joins its input's chain unless it needs a shuffle (keyed input), side inputs, or inputs
+ * from several chains.
+ */
+public final class TranslationContext {
+  /** Where a PCollection is produced: an operator output in a vertex. */
+  public record Producer(Vertex vertex, OperatorNode operator, int output) {}
+
+  private final JobGraph graph = new JobGraph();
+  private final ArconPipelineOptions options;
+  private final MetricsContainerStepMap metrics;
+  private final Map<PCollection<?>, Producer> producers = new HashMap<>();
+  private final Map<PCollectionView<?>, PCollection<?>> viewPanes = new HashMap<>();
+  private final Map<String, String> stateEngines;
+
+  TranslationContext(
+      ArconPipelineOptions options,
+      MetricsContainerStepMap metrics,
+      Map<String, String> stateEngines) {
+    this.options = options;
+    this.metrics = metrics;
+    this.stateEngines = stateEngines;
+  }
+
+  public JobGraph graph() {
+    return graph;
+  }
+
+  public ArconPipelineOptions options() {
+    return options;
+  }
+
+  public int parallelism() {
+    return options.getParallelism();
+  }
+
+  public OperatorMetrics metricsFor(String stepName) {
+    return new OperatorMetrics(metrics, stepName);
+  }
+
+  /** The state engine of a stateful step (the per-transform choice, else the default). */
+  public String stateEngineFor(String stepName) {
+    return stateEngines.getOrDefault(stepName, "heap");
+  }
+
+  public Producer producer(PCollection<?> pc) {
+    Producer p = producers.get(pc);
+    if (p == null) {
+      throw new IllegalStateException("No producer translated yet for " + pc);
+    }
+    return p;
+  }
+
+  public void setProducer(PCollection<?> pc, Vertex vertex, OperatorNode op, int output) {
+    producers.put(pc, new Producer(vertex, op, output));
+  }
+
+  public void registerViewPanes(PCollectionView<?> view, PCollection<?> panes) {
+    viewPanes.put(view, panes);
+  }
+
+  /** A new chain head with no inputs (sources). */
+  public OperatorNode addSource(String name, Supplier<? extends Operator> factory) {
+    Vertex v = graph.addVertex(name, parallelism());
+    return v.addOperator(name, factory);
+  }
+
+  public Vertex vertexOf(OperatorNode op) {
+    for (Vertex v : graph.vertices()) {
+      if (v.operators().contains(op)) {
+        return v;
+      }
+    }
+    throw new IllegalStateException("Operator " + op.name() + " is in no vertex");
+  }
+
+  /** A step fused into the chain that produces its only input. */
+  public OperatorNode addFused(String name, Supplier<? extends Operator> factory, PCollection<?> in) {
+    Producer p = producer(in);
+    OperatorNode op = p.vertex().addOperator(name, factory);
+    p.vertex().connect(p.operator(), p.output(), op, 0);
+    return op;
+  }
+
+  /**
+   * A step reading {@code inputs} on port 0: fused when they all come from one chain, otherwise
+   * the head of a new chain with a forward edge per input.
+   */
+  public OperatorNode addMultiInput(
+      String name, Supplier<? extends Operator> factory, List<PCollection<?>> inputs) {
+    Vertex common = null;
+    boolean same = !inputs.isEmpty();
+    for (PCollection<?> in : inputs) {
+      Vertex v = producer(in).vertex();
+      if (common == null) {
+        common = v;
+      } else if (common != v) {
+        same = false;
+      }
+    }
+    if (same) {
+      OperatorNode op = common.addOperator(name, factory);
+      for (PCollection<?> in : inputs) {
+        Producer p = producer(in);
+        common.connect(p.operator(), p.output(), op, 0);
+      }
+      return op;
+    }
+    Vertex v = graph.addVertex(name, parallelism());
+    OperatorNode op = v.addOperator(name, factory);
+    for (PCollection<?> in : inputs) {
+      connect(in, v, op, 0, EdgeKind.FORWARD, null);
+    }
+    return op;
+  }
+
+  /** The head of a new chain whose main input arrives by key. */
+  public OperatorNode addKeyed(
+      String name, Supplier<? extends Operator> factory, PCollection<?> keyedInput) {
+    Vertex v = graph.addVertex(name, parallelism());
+    OperatorNode op = v.addOperator(name, factory);
+    connect(keyedInput, v, op, 0, EdgeKind.KEYED, keyExtractor(keyedInput));
+    return op;
+  }
+
+  /** The head of a new chain fed by key from an operator output that has no PCollection. */
+  @SuppressWarnings("unchecked")
+  public OperatorNode addKeyedFrom(
+      String name,
+      Supplier<? extends Operator> factory,
+      Vertex fromVertex,
+      OperatorNode from,
+      int output,
+      Coder<?> keyCoder) {
+    Vertex v = graph.addVertex(name, parallelism());
+    OperatorNode op = v.addOperator(name, factory);
+    Coder<Object> kc = (Coder<Object>) keyCoder;
+    graph.connect(
+        fromVertex,
+        from,
+        output,
+        v,
+        op,
+        0,
+        EdgeKind.KEYED,
+        element ->
+            CoderUtils.encodeToByteArray(
+                kc, ((KV<?, ?>) ((WindowedValue<?>) element).getValue()).getKey()));
+    return op;
+  }
+
+  /** The head of a new chain whose main input arrives unchanged from its producer. */
+  public OperatorNode addUnfused(
+      String name, Supplier<? extends Operator> factory, PCollection<?> input) {
+    Vertex v = graph.addVertex(name, parallelism());
+    OperatorNode op = v.addOperator(name, factory);
+    connect(input, v, op, 0, EdgeKind.FORWARD, null);
+    return op;
+  }
+
+  /** Broadcasts the materialized panes of each side input to ports 1.. of {@code op}. */
+  public void connectSideInputs(OperatorNode op, List<PCollectionView<?>> views) {
+    Vertex v = vertexOf(op);
+    for (int i = 0; i < views.size(); i++) {
+      PCollection<?> panes = viewPanes.get(views.get(i));
+      if (panes == null) {
+        throw new IllegalStateException(
+            "Side input " + views.get(i) + " was not materialized before its use");
+      }
+      connect(panes, v, op, i + 1, EdgeKind.BROADCAST, null);
+    }
+  }
+
+  private void connect(
+      PCollection<?> in,
+      Vertex target,
+      OperatorNode op,
+      int port,
+      EdgeKind kind,
+      KeyExtractor extractor) {
+    Producer p = producer(in);
+    graph.connect(p.vertex(), p.operator(), p.output(), target, op, port, kind, extractor);
+  }
+
+  @SuppressWarnings("unchecked")
+  static KeyExtractor keyExtractor(PCollection<?> keyedInput) {
+    Coder<?> coder = keyedInput.getCoder();
+    if (!(coder instanceof KvCoder<?, ?> kv)) {
+      throw new IllegalArgumentException(
+          "A keyed step needs KV input with a KvCoder, but "
+              + keyedInput
+              + " has coder "
+              + coder);
+    }
+    Coder<Object> keyCoder = (Coder<Object>) kv.getKeyCoder();
+    return element ->
+        CoderUtils.encodeToByteArray(
+            keyCoder, ((KV<?, ?>) ((WindowedValue<?>) element).getValue()).getKey());
+  }
+}

@@ -1,0 +1,102 @@
+package io.arcon.runtime.job;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.arcon.runtime.graph.Edge;
+import io.arcon.runtime.graph.JobGraph;
+import io.arcon.runtime.graph.Vertex;
+import io.arcon.runtime.node.NodeActor;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.ActorRef;
+import org.apache.pekko.actor.ActorSystem;
+
+/**
+ * Starts a {@link JobGraph} on a private Pekko actor system: one node actor per vertex instance,
+ * created downstream-first so every node is handed the refs of its receivers.
+ */
+public final class JobExecutor {
+  private JobExecutor() {}
+
+  public static JobMonitor start(String jobName, JobGraph graph, RuntimeConfig config) {
+    int instances = 0;
+    for (Vertex v : graph.vertices()) {
+      instances += v.parallelism();
+    }
+    JobMonitor monitor = new JobMonitor(instances);
+    ActorSystem system = ActorSystem.create(actorSystemName(jobName), pekkoConfig());
+    monitor.onTerminate(system::terminate);
+
+    Map<Integer, ActorRef[]> refs = new HashMap<>();
+    NodeActor.Wiring wiring = new NodeActor.Wiring(refs);
+    List<Vertex> order = topologicalOrder(graph);
+    // Receivers first; the map is complete for a vertex's targets when it is created.
+    for (int i = order.size() - 1; i >= 0; i--) {
+      Vertex v = order.get(i);
+      ActorRef[] instanceRefs = new ActorRef[v.parallelism()];
+      refs.put(v.id(), instanceRefs);
+      for (int p = 0; p < v.parallelism(); p++) {
+        instanceRefs[p] =
+            system.actorOf(
+                NodeActor.props(v, p, config, monitor, wiring), "v" + v.id() + "-" + p);
+      }
+    }
+    if (instances == 0) {
+      system.terminate();
+    }
+    return monitor;
+  }
+
+  private static String actorSystemName(String jobName) {
+    String cleaned = jobName == null ? "" : jobName.replaceAll("[^A-Za-z0-9_-]", "-");
+    if (cleaned.isEmpty() || !Character.isLetterOrDigit(cleaned.charAt(0))) {
+      cleaned = "arcon" + cleaned;
+    }
+    return cleaned.length() > 60 ? cleaned.substring(0, 60) : cleaned;
+  }
+
+  private static Config pekkoConfig() {
+    return ConfigFactory.parseString(
+            String.join(
+                "\n",
+                "pekko.loglevel = WARNING",
+                "pekko.stdout-loglevel = WARNING",
+                "pekko.log-dead-letters = off",
+                "pekko.log-dead-letters-during-shutdown = off",
+                "pekko.actor.default-dispatcher.throughput = 8",
+                "pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off",
+                "pekko.jvm-shutdown-hooks = off",
+                "pekko.daemonic = on"))
+        .withFallback(ConfigFactory.defaultReference(JobExecutor.class.getClassLoader()));
+  }
+
+  static List<Vertex> topologicalOrder(JobGraph graph) {
+    Map<Vertex, Integer> indegree = new HashMap<>();
+    for (Vertex v : graph.vertices()) {
+      indegree.put(v, v.inputs().size());
+    }
+    ArrayDeque<Vertex> ready = new ArrayDeque<>();
+    for (Vertex v : graph.vertices()) {
+      if (indegree.get(v) == 0) {
+        ready.add(v);
+      }
+    }
+    List<Vertex> order = new ArrayList<>();
+    while (!ready.isEmpty()) {
+      Vertex v = ready.poll();
+      order.add(v);
+      for (Edge e : v.outputs()) {
+        if (indegree.merge(e.target(), -1, Integer::sum) == 0) {
+          ready.add(e.target());
+        }
+      }
+    }
+    if (order.size() != graph.vertices().size()) {
+      throw new IllegalStateException("The job graph has a cycle:\n" + graph.describe());
+    }
+    return order;
+  }
+}

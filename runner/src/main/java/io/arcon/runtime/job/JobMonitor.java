@@ -1,0 +1,66 @@
+package io.arcon.runtime.job;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Tracks the node instances of one job: completes when all finished, fails on the first error,
+ * and can be cancelled. Thread-safe: node actors call it from dispatcher threads.
+ */
+public final class JobMonitor {
+  /** Terminal outcome of a job. */
+  public enum Outcome {
+    DONE,
+    FAILED,
+    CANCELLED
+  }
+
+  private final AtomicInteger running;
+  private final AtomicReference<Throwable> failure = new AtomicReference<>();
+  private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+  private volatile Runnable onTerminate = () -> {};
+
+  public JobMonitor(int nodeInstances) {
+    this.running = new AtomicInteger(nodeInstances);
+    if (nodeInstances == 0) {
+      outcome.complete(Outcome.DONE);
+    }
+  }
+
+  void onTerminate(Runnable action) {
+    this.onTerminate = action;
+  }
+
+  public void nodeFinished() {
+    if (running.decrementAndGet() == 0 && outcome.complete(Outcome.DONE)) {
+      onTerminate.run();
+    }
+  }
+
+  public void nodeFailed(Throwable cause) {
+    failure.compareAndSet(null, cause);
+    if (outcome.complete(Outcome.FAILED)) {
+      onTerminate.run();
+    }
+  }
+
+  public void cancel() {
+    if (outcome.complete(Outcome.CANCELLED)) {
+      onTerminate.run();
+    }
+  }
+
+  public boolean isTerminated() {
+    return outcome.isDone();
+  }
+
+  public CompletableFuture<Outcome> outcome() {
+    return outcome;
+  }
+
+  /** The first failure, or null. */
+  public Throwable failure() {
+    return failure.get();
+  }
+}

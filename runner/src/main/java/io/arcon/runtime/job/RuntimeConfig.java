@@ -1,0 +1,34 @@
+package io.arcon.runtime.job;
+
+import java.nio.file.Path;
+
+/**
+ * Knobs of one job execution.
+ *
+ * @param maxBundleSize elements after which a bundle is finished
+ * @param maxBundleTimeMillis time after which an open bundle is finished
+ * @param batchSize elements per {@code EventBatch} message
+ * @param creditsPerChannel unacknowledged batches a sender may have toward one receiver
+ * @param stateRoot directory under which operators keep persistent state
+ * @param clock the job's processing-time clock
+ */
+public record RuntimeConfig(
+    long maxBundleSize,
+    long maxBundleTimeMillis,
+    int batchSize,
+    int creditsPerChannel,
+    Path stateRoot,
+    JobClock clock) {
+  public RuntimeConfig {
+    if (maxBundleSize < 1) {
+      throw new IllegalArgumentException("maxBundleSize must be >= 1, got " + maxBundleSize);
+    }
+    if (maxBundleTimeMillis < 1) {
+      throw new IllegalArgumentException(
+          "maxBundleTimeMills must be >= 1, got " + maxBundleTimeMillis);
+    }
+    if (batchSize < 1 || creditsPerChannel < 1) {
+      throw new IllegalArgumentException("batchSize and creditsPerChannel must be >= 1");
+    }
+  }
+}

@@ -1,0 +1,55 @@
+package io.arcon.runtime.operator;
+
+/**
+ * One step of a fused operator chain. A node instance calls its operators from one thread, so an
+ * operator needs no locking. Watermarks are epoch milliseconds; {@link Long#MAX_VALUE} stands for
+ * "no hold" and for the final watermark of a finished input.
+ */
+public interface Operator {
+
+  /** Called once before any other method. */
+  void open(OperatorContext context) throws Exception;
+
+  /**
+   * One element on input {@code port} (0 = the main input, 1.. = further inputs such as side
+   * inputs, as wired by the graph).
+   */
+  void processElement(int port, Object element) throws Exception;
+
+  /** A bundle starts before the first element after the previous {@link #finishBundle}. */
+  default void startBundle() throws Exception {}
+
+  /** Ends the current bundle; outputs buffered by the user's code must be emitted now. */
+  default void finishBundle() throws Exception {}
+
+  /**
+   * The operator's input watermark advanced to {@code watermark}: fire event-time timers that are
+   * now due, release held elements. Called inside a bundle.
+   */
+  default void advanceWatermark(long watermark) throws Exception {}
+
+  /**
+   * The watermark of input {@code port} alone advanced (called before {@link #advanceWatermark}
+   * for the combined watermark). Operators with side inputs use it to decide readiness.
+   */
+  default void advancePortWatermark(int port, long watermark) throws Exception {}
+
+  /** The earliest timestamp this operator may still emit (holds, pushed-back data, timers). */
+  default long outputWatermarkHold() {
+    return Long.MAX_VALUE;
+  }
+
+  /** Processing time reached {@code nowMillis}: fire due processing-time timers. */
+  default void advanceProcessingTime(long nowMillis) throws Exception {}
+
+  /** When the operator next wants {@link #advanceProcessingTime} ({@code Long.MAX_VALUE}: never). */
+  default long nextProcessingTimeWakeup() {
+    return Long.MAX_VALUE;
+  }
+
+  /** Every input ended (after the final watermark). Flush anything still buffered. */
+  default void endOfInput() throws Exception {}
+
+  /** Releases resources; called on success, failure and cancellation. */
+  default void close() throws Exception {}
+}

@@ -1,0 +1,56 @@
+package io.arcon.state.heap;
+
+import io.arcon.state.ListFraming;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A list value on the heap: {@link ListFraming} frames in a buffer that grows geometrically, so an
+ * append is amortized O(1) instead of copying the whole list each time.
+ */
+final class FramedList {
+  private byte[] buffer;
+  private int length;
+
+  private FramedList(byte[] buffer, int length) {
+    this.buffer = buffer;
+    this.length = length;
+  }
+
+  static FramedList of(byte[] firstElement) {
+    FramedList list = new FramedList(new byte[ListFraming.framedSize(firstElement.length)], 0);
+    list.append(firstElement);
+    return list;
+  }
+
+  /**
+   * Adopts already framed bytes (a list restored from a snapshot, or a plain value appended to).
+   */
+  static FramedList ofFramed(byte[] framed) {
+    return new FramedList(framed, framed.length);
+  }
+
+  /** Appends one element and returns the number of bytes the list grew by. */
+  int append(byte[] element) {
+    int needed = ListFraming.framedSize(element.length);
+    if (length + needed > buffer.length) {
+      long target = Math.max((long) length + needed, (long) buffer.length * 2);
+      buffer = Arrays.copyOf(buffer, (int) Math.min(target, Integer.MAX_VALUE - 8));
+    }
+    length = ListFraming.frameInto(buffer, length, element);
+    return needed;
+  }
+
+  int length() {
+    return length;
+  }
+
+  /** A copy of the framed bytes, safe to hand out while the list keeps growing. */
+  byte[] framedCopy() {
+    return Arrays.copyOf(buffer, length);
+  }
+
+  List<byte[]> elements() {
+    return ListFraming.decode(buffer, length);
+  }
+}

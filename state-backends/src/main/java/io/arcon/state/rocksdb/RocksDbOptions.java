@@ -1,0 +1,38 @@
+package io.arcon.state.rocksdb;
+
+import io.arcon.state.OptionValues;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Tuning of the rocksdb engine, from {@link io.arcon.state.StateBackendConfig#options()}.
+ *
+ * @param blockCacheBytes {@code rocksdb.blockCacheBytes}: LRU block cache shared by the tables of
+ *     one backend (default 64 MiB)
+ * @param writeBufferBytes {@code rocksdb.writeBufferBytes}: memtable size per table (default 32
+ *     MiB)
+ * @param maxWriteBufferNumber {@code rocksdb.maxWriteBufferNumber}: memtables per table before
+ *     writes stall (default 3)
+ */
+public record RocksDbOptions(
+    long blockCacheBytes, long writeBufferBytes, int maxWriteBufferNumber) {
+  public static final String BLOCK_CACHE_BYTES = "rocksdb.blockCacheBytes";
+  public static final String WRITE_BUFFER_BYTES = "rocksdb.writeBufferBytes";
+  public static final String MAX_WRITE_BUFFER_NUMBER = "rocksdb.maxWriteBufferNumber";
+
+  /** Every key this engine reads. */
+  public static final List<String> KEYS =
+      List.of(BLOCK_CACHE_BYTES, WRITE_BUFFER_BYTES, MAX_WRITE_BUFFER_NUMBER);
+
+  public static RocksDbOptions defaults() {
+    return parse(Map.of());
+  }
+
+  /** Reads this engine's keys; keys of other engines are ignored (the registry checks them). */
+  public static RocksDbOptions parse(Map<String, String> options) {
+    return new RocksDbOptions(
+        OptionValues.longInRange(options, BLOCK_CACHE_BYTES, 64L << 20, 1L << 20, 1L << 40),
+        OptionValues.longInRange(options, WRITE_BUFFER_BYTES, 32L << 20, 64L << 10, 1L << 34),
+        OptionValues.intInRange(options, MAX_WRITE_BUFFER_NUMBER, 3, 2, 64));
+  }
+}

@@ -1,0 +1,680 @@
+package io.arcon.state;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.arcon.state.snapshot.SnapshotManifest;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The one contract every engine meets, run against each engine by a subclass. A transform must be
+ * able to move between engines by configuration only, so anything engine-specific belongs in the
+ * subclass, not here.
+ */
+public abstract class StateBackendConformanceTest {
+  private static final HexFormat HEX = HexFormat.of();
+
+  @TempDir protected Path tmp;
+  protected StateBackend backend;
+
+  /** Opens the engine under test over {@code directory} (ignored by in-memory engines). */
+  protected abstract StateBackend open(Path directory);
+
+  /** The engine's name as {@link StateBackends#ENGINES} spells it. */
+  protected abstract String engine();
+
+  /** Whether the engine keeps its tables in its directory across close/reopen. */
+  protected abstract boolean persistent();
+
+  protected Path dataDir() {
+    return tmp.resolve("data");
+  }
+
+  @BeforeEach
+  void openBackend() {
+    backend = open(dataDir());
+  }
+
+  @AfterEach
+  void closeBackend() {
+    if (backend != null) {
+      backend.close();
+    }
+  }
+
+  // ---------------------------------------------------------------- point operations
+
+  @Test
+  void putGetDeleteAndOverwrite() {
+    StateTable t = backend.table("t");
+    assertNull(t.get(b(1)));
+    t.put(b(1), b(10));
+    t.put(b(2), b(20));
+    assertArrayEquals(b(10), t.get(b(1)));
+    t.put(b(1), b(11, 12));
+    assertArrayEquals(b(11, 12), t.get(b(1)));
+    t.delete(b(1));
+    assertNull(t.get(b(1)));
+    t.delete(b(99)); // deleting an absent key is fine
+    assertArrayEquals(b(20), t.get(b(2)));
+  }
+
+  @Test
+  void emptyKeyAndEmptyValueAreStored() {
+    StateTable t = backend.table("t");
+    t.put(new byte[0], b(7));
+    t.put(b(1), new byte[0]);
+    assertArrayEquals(b(7), t.get(new byte[0]));
+    assertArrayEquals(new byte[0], t.get(b(1)));
+    assertEquals(List.of("", "01"), keysOf(t.iterator()));
+  }
+
+  @Test
+  void tablesAreIndependentAndListed() {
+    StateTable a = backend.table("a");
+    StateTable c = backend.table("c");
+    a.put(b(1), b(1));
+    c.put(b(1), b(2));
+    assertArrayEquals(b(1), a.get(b(1)));
+    assertArrayEquals(b(2), c.get(b(1)));
+    assertEquals("a", a.name());
+    assertTrue(backend.tableNames().containsAll(List.of("a", "c")));
+    assertEquals(2, backend.tableNames().size());
+    // Asking again returns the same table content.
+    assertArrayEquals(b(1), backend.table("a").get(b(1)));
+    // A table named like an engine-internal name is still just a table.
+    backend.table("default").put(b(5), b(5));
+    assertArrayEquals(b(5), backend.table("default").get(b(5)));
+  }
+
+  @Test
+  void deleteRangeRemovesHalfOpenInterval() {
+    StateTable t = backend.table("t");
+    for (int i = 0; i < 10; i++) {
+      t.put(b(i), b(i));
+    }
+    t.deleteRange(b(3), b(7));
+    assertEquals(List.of("00", "01", "02", "07", "08", "09"), keysOf(t.iterator()));
+    t.deleteRange(b(8), b(8)); // empty
+    t.deleteRange(b(9), b(2)); // inverted: nothing
+    assertEquals(6, count(t.iterator()));
+  }
+
+  @Test
+  void deletePrefixIncludingAllOnesPrefix() {
+    StateTable t = backend.table("t");
+    t.put(b(1, 1), b(0));
+    t.put(b(1, 2), b(0));
+    t.put(b(2), b(0));
+    t.put(b(0xff), b(0));
+    t.put(b(0xff, 0x00), b(0));
+    t.put(b(0xff, 0xff, 3), b(0));
+    t.deletePrefix(b(1));
+    assertEquals(List.of("02", "ff", "ff00", "ffff03"), keysOf(t.iterator()));
+    t.deletePrefix(b(0xff, 0xff)); // no end key exists: the scan-and-delete path
+    assertEquals(List.of("02", "ff", "ff00"), keysOf(t.iterator()));
+    t.deletePrefix(b(0xff));
+    assertEquals(List.of("02"), keysOf(t.iterator()));
+  }
+
+  @Test
+  void appendKeepsOrderAndGetListDecodes() {
+    StateTable t = backend.table("bags");
+    assertEquals(List.of(), t.getList(b(1)));
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 500; i++) {
+      byte[] element = ("element-" + i).getBytes(StandardCharsets.UTF_8);
+      t.append(b(1), element);
+      expected.add("element-" + i);
+    }
+    t.append(b(2), new byte[0]);
+    t.append(b(2), new byte[300]); // length needs a two-byte varint
+    assertEquals(expected, strings(t.getList(b(1))));
+    List<byte[]> two = t.getList(b(2));
+    assertEquals(2, two.size());
+    assertEquals(0, two.get(0).length);
+    assertEquals(300, two.get(1).length);
+    // get() of a list key gives the framed bytes, the same as scan's value.
+    assertEquals(strings(ListFraming.decode(t.get(b(1)))), expected);
+    try (CloseableIterator<StateEntry> it = t.prefixScan(b(1))) {
+      assertEquals(expected, strings(it.next().elements()));
+      assertFalse(it.hasNext());
+    }
+    t.delete(b(1));
+    assertEquals(List.of(), t.getList(b(1)));
+    t.append(b(1), b(9));
+    assertEquals(1, t.getList(b(1)).size());
+  }
+
+  @Test
+  void appendWhileIteratingAndReadingInterleaves() {
+    StateTable t = backend.table("bags");
+    for (int i = 0; i < 200; i++) {
+      t.append(b(i % 7), b(i));
+      assertEquals(i / 7 + 1, t.getList(b(i % 7)).size());
+    }
+  }
+
+  // ---------------------------------------------------------------- scans
+
+  @Test
+  void scanOrderIsUnsigned() {
+    StateTable t = backend.table("t");
+    List<byte[]> keys =
+        List.of(b(0xff), b(0x80), b(0x7f), b(0x00), b(0x00, 0x00), b(0xff, 0xff), b(0x7f, 0x80));
+    for (byte[] k : keys) {
+      t.put(k, k);
+    }
+    assertEquals(List.of("00", "0000", "7f", "7f80", "80", "ff", "ffff"), keysOf(t.iterator()));
+    try (CloseableIterator<StateEntry> it = t.iterator()) {
+      while (it.hasNext()) {
+        StateEntry e = it.next();
+        assertArrayEquals(e.key(), e.value());
+      }
+    }
+  }
+
+  @Test
+  void scanBoundsAreInclusiveExclusiveOrOpen() {
+    StateTable t = backend.table("t");
+    for (int i : new int[] {0x00, 0x10, 0x7f, 0x80, 0x90, 0xff}) {
+      t.put(b(i), b(i));
+    }
+    assertEquals(List.of("10", "7f", "80"), keysOf(t.scan(b(0x10), b(0x90))));
+    assertEquals(List.of("10", "7f", "80"), keysOf(t.scan(b(0x01), b(0x80, 0x00))));
+    assertEquals(List.of("00", "10"), keysOf(t.scan(null, b(0x7f))));
+    assertEquals(List.of("90", "ff"), keysOf(t.scan(b(0x90), null)));
+    assertEquals(6, count(t.scan(null, null)));
+    assertEquals(List.of(), keysOf(t.scan(b(0x80), b(0x80))));
+    assertEquals(List.of(), keysOf(t.scan(b(0x90), b(0x10))));
+    assertEquals(List.of(), keysOf(t.scan(b(0xff, 0x00), null)));
+    assertEquals(List.of(), keysOf(backend.table("empty").iterator()));
+  }
+
+  @Test
+  void prefixScanFindsExactlyThePrefix() {
+    StateTable t = backend.table("t");
+    t.put(b(1), b(0));
+    t.put(b(1, 0), b(0));
+    t.put(b(1, 0xff, 0xff), b(0));
+    t.put(b(2), b(0));
+    t.put(b(0xff, 0xff), b(0));
+    t.put(b(0xff, 0xff, 0xff), b(0));
+    assertEquals(List.of("01", "0100", "01ffff"), keysOf(t.prefixScan(b(1))));
+    assertEquals(List.of("ffff", "ffffff"), keysOf(t.prefixScan(b(0xff, 0xff))));
+    assertEquals(6, count(t.prefixScan(new byte[0])));
+    assertEquals(List.of(), keysOf(t.prefixScan(b(3))));
+  }
+
+  @Test
+  void scanToleratesDeletesAndPutsWhileIterating() {
+    StateTable t = backend.table("timers");
+    for (int i = 0; i < 3000; i++) {
+      t.put(intKey(i), b(1));
+    }
+    int seen = 0;
+    try (CloseableIterator<StateEntry> it = t.iterator()) {
+      while (it.hasNext()) {
+        StateEntry e = it.next();
+        assertEquals(seen, ByteBuffer.wrap(e.key()).getInt());
+        t.delete(e.key());
+        seen++;
+      }
+    }
+    assertEquals(3000, seen);
+    assertEquals(0, count(t.iterator()));
+  }
+
+  @Test
+  void closingAScanEarlyIsFine() {
+    StateTable t = backend.table("t");
+    for (int i = 0; i < 100; i++) {
+      t.put(intKey(i), b(i));
+    }
+    for (int round = 0; round < 50; round++) {
+      try (CloseableIterator<StateEntry> it = t.iterator()) {
+        assertTrue(it.hasNext());
+        assertArrayEquals(intKey(0), it.next().key());
+      }
+    }
+    t.put(intKey(1000), b(1));
+    assertEquals(101, count(t.iterator()));
+  }
+
+  // ---------------------------------------------------------------- size
+
+  @Test
+  void approximateSizeGrowsWithContent() {
+    long before = backend.approximateSizeBytes();
+    StateTable t = backend.table("t");
+    byte[] value = new byte[1024];
+    new Random(1).nextBytes(value);
+    for (int i = 0; i < 2000; i++) {
+      t.put(intKey(i), value);
+    }
+    long after = backend.approximateSizeBytes();
+    assertTrue(after > before, "size must grow: before " + before + ", after " + after);
+    assertTrue(t.approximateSizeBytes() > 0);
+    assertTrue(after >= t.approximateSizeBytes());
+  }
+
+  // ---------------------------------------------------------------- large data
+
+  @Test
+  void valuesOfTenMegabytesAndMore() {
+    StateTable t = backend.table("big");
+    byte[] value = new byte[12 << 20];
+    new Random(42).nextBytes(value);
+    t.put(b(1), value);
+    t.put(b(2), b(2));
+    assertArrayEquals(value, t.get(b(1)));
+    byte[] element = Arrays.copyOf(value, 11 << 20);
+    t.append(b(3), element);
+    t.append(b(3), b(7));
+    List<byte[]> list = t.getList(b(3));
+    assertEquals(2, list.size());
+    assertArrayEquals(element, list.get(0));
+    SnapshotHandle handle = backend.snapshot(1, tmp.resolve("snap"));
+    t.put(b(1), b(0));
+    backend.restore(handle);
+    assertArrayEquals(value, backend.table("big").get(b(1)));
+    assertEquals(2, backend.table("big").getList(b(3)).size());
+  }
+
+  @Test
+  void aMillionKeys() {
+    StateTable t = backend.table("many");
+    int n = 1_000_000;
+    byte[] value = new byte[8];
+    for (int i = 0; i < n; i++) {
+      // Scrambled insertion order: the engines must sort, not just keep insertion order.
+      int k = (int) ((i * 2654435761L) % n);
+      t.put(intKey(k), value);
+    }
+    int expected = 0;
+    try (CloseableIterator<StateEntry> it = t.iterator()) {
+      while (it.hasNext()) {
+        assertEquals(expected++, ByteBuffer.wrap(it.next().key()).getInt());
+      }
+    }
+    assertEquals(n, expected);
+    assertNotNull(t.get(intKey(n - 1)));
+    t.deleteRange(intKey(0), intKey(n / 2));
+    assertEquals(n / 2, count(t.iterator()));
+    assertNull(t.get(intKey(0)));
+    assertNotNull(t.get(intKey(n / 2)));
+  }
+
+  // ---------------------------------------------------------------- snapshots
+
+  @Test
+  void snapshotMutateRestoreGivesExactlyTheSnapshot() {
+    fillSample(backend);
+    Map<String, Map<String, String>> atSnapshot = dump(backend);
+    SnapshotHandle handle = backend.snapshot(7, tmp.resolve("snap-7"));
+    assertEquals(engine(), handle.engine());
+    assertEquals(7, handle.epoch());
+    assertTrue(Files.exists(handle.directory().resolve(SnapshotManifest.FILE_NAME)));
+
+    StateTable values = backend.table("values");
+    values.put(b(1), b(99));
+    values.delete(b(2));
+    values.put(b(50), b(50));
+    backend.table("bags").append(b(1), b(42));
+    backend.table("later").put(b(1), b(1));
+    assertFalse(atSnapshot.equals(dump(backend)));
+
+    backend.restore(handle);
+    Map<String, Map<String, String>> restored = dump(backend);
+    restored.remove("later"); // created after the snapshot: present but empty
+    assertEquals(atSnapshot, restored);
+    assertEquals(0, count(backend.table("later").iterator()));
+    // Tables handed out before the restore see the restored content and keep working.
+    assertArrayEquals(sampleValue(1), values.get(b(1)));
+    values.put(b(60), b(60));
+    assertArrayEquals(b(60), backend.table("values").get(b(60)));
+  }
+
+  @Test
+  void severalSnapshotsSideBySideAreEachRestorable() {
+    StateTable t = backend.table("t");
+    List<SnapshotHandle> handles = new ArrayList<>();
+    List<Map<String, Map<String, String>>> dumps = new ArrayList<>();
+    for (int epoch = 1; epoch <= 3; epoch++) {
+      for (int i = 0; i < 100; i++) {
+        t.put(intKey(epoch * 1000 + i), b(epoch));
+      }
+      t.append(b(0), b(epoch));
+      t.delete(intKey((epoch - 1) * 1000));
+      dumps.add(dump(backend));
+      handles.add(backend.snapshot(epoch, tmp.resolve("snaps").resolve("epoch-" + epoch)));
+    }
+    for (int i : new int[] {1, 0, 2, 0}) {
+      backend.restore(handles.get(i));
+      assertEquals(dumps.get(i), dump(backend), "restore of epoch " + (i + 1));
+    }
+  }
+
+  @Test
+  void snapshotRestoresIntoAFreshBackend() {
+    fillSample(backend);
+    Map<String, Map<String, String>> expected = dump(backend);
+    SnapshotHandle handle = backend.snapshot(3, tmp.resolve("snap"));
+    try (StateBackend other = open(tmp.resolve("other-data"))) {
+      other.restore(handle);
+      assertEquals(expected, dump(other));
+      other.table("values").put(b(9), b(9));
+      assertArrayEquals(b(9), other.table("values").get(b(9)));
+    }
+  }
+
+  @Test
+  void snapshotIntoANonEmptyDirectoryIsRefused() throws IOException {
+    Path dir = Files.createDirectories(tmp.resolve("busy"));
+    Files.writeString(dir.resolve("other.txt"), "not mine");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> backend.snapshot(1, dir));
+    assertTrue(e.getMessage().contains("not empty"), e.getMessage());
+    // An existing empty directory is fine.
+    Path empty = Files.createDirectories(tmp.resolve("empty"));
+    backend.table("t").put(b(1), b(1));
+    backend.restore(backend.snapshot(1, empty));
+  }
+
+  @Test
+  void flippedByteIsRefusedAndContentUntouched() throws IOException {
+    SnapshotHandle handle = sampleSnapshotThenMutate();
+    Map<String, Map<String, String>> current = dump(backend);
+    Path victim = largestFile(handle.directory());
+    try (RandomAccessFile f = new RandomAccessFile(victim.toFile(), "rw")) {
+      long pos = f.length() / 2;
+      f.seek(pos);
+      int old = f.read();
+      f.seek(pos);
+      f.write(old ^ 0x01);
+    }
+    CorruptSnapshotException e =
+        assertThrows(CorruptSnapshotException.class, () -> backend.restore(handle));
+    assertTrue(e.getMessage().contains(victim.getFileName().toString()), e.getMessage());
+    assertTrue(e.getMessage().contains("checksum"), e.getMessage());
+    assertEquals(current, dump(backend));
+  }
+
+  @Test
+  void cutFileIsRefusedAndContentUntouched() throws IOException {
+    SnapshotHandle handle = sampleSnapshotThenMutate();
+    Map<String, Map<String, String>> current = dump(backend);
+    Path victim = largestFile(handle.directory());
+    try (RandomAccessFile f = new RandomAccessFile(victim.toFile(), "rw")) {
+      f.setLength(f.length() - 1);
+    }
+    CorruptSnapshotException e =
+        assertThrows(CorruptSnapshotException.class, () -> backend.restore(handle));
+    assertTrue(e.getMessage().contains(victim.getFileName().toString()), e.getMessage());
+    assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+    assertEquals(current, dump(backend));
+  }
+
+  @Test
+  void deletedFileIsRefusedAndContentUntouched() throws IOException {
+    SnapshotHandle handle = sampleSnapshotThenMutate();
+    Map<String, Map<String, String>> current = dump(backend);
+    Path victim = largestFile(handle.directory());
+    Files.delete(victim);
+    CorruptSnapshotException e =
+        assertThrows(CorruptSnapshotException.class, () -> backend.restore(handle));
+    assertTrue(e.getMessage().contains(victim.getFileName().toString()), e.getMessage());
+    assertTrue(e.getMessage().contains("missing"), e.getMessage());
+    assertEquals(current, dump(backend));
+  }
+
+  @Test
+  void missingOrCorruptManifestIsRefusedAndContentUntouched() throws IOException {
+    SnapshotHandle handle = sampleSnapshotThenMutate();
+    Map<String, Map<String, String>> current = dump(backend);
+    Path manifest = handle.directory().resolve(SnapshotManifest.FILE_NAME);
+    byte[] original = Files.readAllBytes(manifest);
+
+    Files.write(manifest, Arrays.copyOf(original, original.length / 2));
+    CorruptSnapshotException cut =
+        assertThrows(CorruptSnapshotException.class, () -> backend.restore(handle));
+    assertTrue(cut.getMessage().contains(SnapshotManifest.FILE_NAME), cut.getMessage());
+
+    byte[] flipped = original.clone();
+    flipped[original.length / 2] ^= 0x02;
+    Files.write(manifest, flipped);
+    CorruptSnapshotException corrupt =
+        assertThrows(CorruptSnapshotException.class, () -> backend.restore(handle));
+    assertTrue(corrupt.getMessage().contains(SnapshotManifest.FILE_NAME), corrupt.getMessage());
+
+    Files.delete(manifest);
+    CorruptSnapshotException missing =
+        assertThrows(CorruptSnapshotException.class, () -> backend.restore(handle));
+    assertTrue(missing.getMessage().contains(SnapshotManifest.FILE_NAME), missing.getMessage());
+    assertTrue(missing.getMessage().contains("incomplete"), missing.getMessage());
+
+    assertThrows(
+        CorruptSnapshotException.class,
+        () -> backend.restore(new SnapshotHandle(engine(), 1, tmp.resolve("never-written"))));
+    assertEquals(current, dump(backend));
+
+    Files.write(manifest, original);
+    backend.restore(handle); // intact again: restores
+  }
+
+  @Test
+  void wrongEpochOrEngineIsRefused() {
+    backend.table("t").put(b(1), b(1));
+    SnapshotHandle handle = backend.snapshot(5, tmp.resolve("snap"));
+    assertThrows(
+        CorruptSnapshotException.class,
+        () -> backend.restore(new SnapshotHandle(engine(), 6, handle.directory())));
+    String other = engine().equals("heap") ? "rocksdb" : "heap";
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> backend.restore(new SnapshotHandle(other, 5, handle.directory())));
+    assertTrue(e.getMessage().contains(engine()), e.getMessage());
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  @Test
+  void reopeningTheDirectoryAfterCloseRecoversTables() {
+    assumeTrue(persistent(), "in-memory engine");
+    fillSample(backend);
+    Map<String, Map<String, String>> expected = dump(backend);
+    backend.close();
+    backend = open(dataDir());
+    assertEquals(expected, dump(backend));
+    assertTrue(backend.tableNames().containsAll(expected.keySet()));
+  }
+
+  @Test
+  void reopeningAfterTheProcessWasKilledRecoversFlushedWrites() throws Exception {
+    assumeTrue(persistent(), "in-memory engine");
+    backend.close();
+    backend = null;
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> command = new ArrayList<>();
+    command.add(java);
+    command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
+    command.add("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(KillChild.class.getName());
+    command.add(engine());
+    command.add(dataDir().toString());
+    Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(child.waitFor(120, TimeUnit.SECONDS), "child did not exit");
+    assertEquals(137, child.exitValue(), "child output:\n" + output);
+    assertTrue(output.contains("READY"), output);
+
+    backend = open(dataDir());
+    StateTable values = backend.table("values");
+    assertNull(values.get(KillChild.key("flushed", 0)));
+    for (int i = 1; i < KillChild.FLUSHED; i++) {
+      assertArrayEquals(
+          ("v" + i).getBytes(StandardCharsets.UTF_8), values.get(KillChild.key("flushed", i)));
+    }
+    StateTable lists = backend.table("lists");
+    for (int k = 0; k < 10; k++) {
+      assertEquals(KillChild.FLUSHED / 10, lists.getList(KillChild.key("bag", k)).size());
+    }
+    assertUnflushedAfterKill(values);
+    // The recovered directory takes new writes.
+    values.put(b(1), b(1));
+    assertArrayEquals(b(1), values.get(b(1)));
+  }
+
+  /**
+   * What the engine promises about writes made after the last {@link StateBackend#flush} when the
+   * process is killed; subclasses document their engine's exact behavior.
+   */
+  protected void assertUnflushedAfterKill(StateTable values) {}
+
+  @Test
+  void disposeDeletesTheBackendsFiles() throws IOException {
+    fillSample(backend);
+    SnapshotHandle handle = backend.snapshot(1, tmp.resolve("kept-snapshot"));
+    backend.dispose();
+    backend = null;
+    assertTrue(!Files.exists(dataDir()) || isEmpty(dataDir()), "files left in " + dataDir());
+    assertTrue(Files.exists(handle.directory().resolve(SnapshotManifest.FILE_NAME)));
+    try (StateBackend fresh = open(dataDir())) {
+      assertTrue(fresh.tableNames().isEmpty(), "tables survived dispose: " + fresh.tableNames());
+      fresh.restore(handle); // the snapshot written elsewhere survived
+      assertArrayEquals(sampleValue(1), fresh.table("values").get(b(1)));
+    }
+  }
+
+  @Test
+  void closeTwiceIsHarmless() {
+    backend.table("t").put(b(1), b(1));
+    backend.close();
+    backend.close();
+    backend = null;
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private SnapshotHandle sampleSnapshotThenMutate() {
+    fillSample(backend);
+    SnapshotHandle handle = backend.snapshot(1, tmp.resolve("snap"));
+    backend.table("values").put(b(1), b(123));
+    backend.table("values").put(b(77), b(77));
+    return handle;
+  }
+
+  protected static void fillSample(StateBackend backend) {
+    StateTable values = backend.table("values");
+    for (int i = 0; i < 200; i++) {
+      values.put(b(i), sampleValue(i));
+    }
+    values.put(b(0xff, 0xff), b(1));
+    StateTable bags = backend.table("bags");
+    for (int i = 0; i < 300; i++) {
+      bags.append(b(i % 5), ("e" + i).getBytes(StandardCharsets.UTF_8));
+    }
+    byte[] blob = new byte[200_000];
+    new Random(7).nextBytes(blob);
+    backend.table("blobs").put(b(1), blob);
+  }
+
+  protected static byte[] sampleValue(int i) {
+    return ("value-" + i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Every table's content as hex strings, for whole-backend equality. */
+  protected static Map<String, Map<String, String>> dump(StateBackend backend) {
+    Map<String, Map<String, String>> out = new TreeMap<>();
+    for (String name : backend.tableNames()) {
+      Map<String, String> content = new TreeMap<>();
+      try (CloseableIterator<StateEntry> it = backend.table(name).iterator()) {
+        while (it.hasNext()) {
+          StateEntry e = it.next();
+          content.put(HEX.formatHex(e.key()), HEX.formatHex(e.value()));
+        }
+      }
+      out.put(name, content);
+    }
+    return out;
+  }
+
+  protected static byte[] b(int... values) {
+    byte[] out = new byte[values.length];
+    for (int i = 0; i < values.length; i++) {
+      out[i] = (byte) values[i];
+    }
+    return out;
+  }
+
+  protected static byte[] intKey(int i) {
+    return ByteBuffer.allocate(4).putInt(i).array();
+  }
+
+  protected static List<String> keysOf(CloseableIterator<StateEntry> it) {
+    List<String> keys = new ArrayList<>();
+    try (it) {
+      while (it.hasNext()) {
+        keys.add(HEX.formatHex(it.next().key()));
+      }
+    }
+    return keys;
+  }
+
+  protected static int count(CloseableIterator<StateEntry> it) {
+    int n = 0;
+    try (it) {
+      while (it.hasNext()) {
+        it.next();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static List<String> strings(List<byte[]> list) {
+    return list.stream().map(x -> new String(x, StandardCharsets.UTF_8)).toList();
+  }
+
+  private static Path largestFile(Path directory) throws IOException {
+    try (Stream<Path> files = Files.list(directory)) {
+      return files
+          .filter(p -> !p.getFileName().toString().equals(SnapshotManifest.FILE_NAME))
+          .max((x, y) -> Long.compare(x.toFile().length(), y.toFile().length()))
+          .orElseThrow();
+    }
+  }
+
+  private static boolean isEmpty(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.findAny().isEmpty();
+    }
+  }
+}
