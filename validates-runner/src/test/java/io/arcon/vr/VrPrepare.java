@@ -2,6 +2,7 @@ package io.arcon.vr;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,8 +32,10 @@ public final class VrPrepare {
     ExclusionList exclusions = ExclusionList.read(cli.path("exclusions"));
     Path outDir = cli.path("outDir");
     Files.createDirectories(outDir);
-    // A stale marker from an earlier run would be reported as a hang of this run.
+    // Results of an earlier run (a hang marker, reports of classes not run now) would be
+    // summarized as this run's.
     Files.deleteIfExists(outDir.resolve(ProgressListener.IN_PROGRESS_FILE));
+    deleteOldReports(cli.path("reports"));
 
     VrCatalog.Scan scan = VrCatalog.scan(jars, Thread.currentThread().getContextClassLoader());
     List<VrTest> tests = scan.tests();
@@ -100,6 +103,17 @@ public final class VrPrepare {
       System.out.printf(
           "[vr] WARNING: %d classes in the jars could not be loaded and were not inspected:%n  %s%n",
           scan.unloadableClasses().size(), String.join("\n  ", scan.unloadableClasses()));
+    }
+  }
+
+  private static void deleteOldReports(Path reportsDir) throws IOException {
+    if (!Files.isDirectory(reportsDir)) {
+      return;
+    }
+    try (DirectoryStream<Path> reports = Files.newDirectoryStream(reportsDir, "TEST-*.xml")) {
+      for (Path report : reports) {
+        Files.delete(report);
+      }
     }
   }
 }

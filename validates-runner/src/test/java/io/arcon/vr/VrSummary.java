@@ -80,13 +80,18 @@ public final class VrSummary {
   static String render(
       SuiteSummary summary, String options, double seconds, Optional<String> hungTest) {
     StringBuilder out = new StringBuilder();
-    String rule = "-".repeat(100) + "\n";
+    String rule = "-".repeat(110) + "\n";
     out.append(rule)
         .append("ValidatesRunner summary   options: ")
         .append(options)
         .append('\n')
         .append(rule);
-    String format = "%-62s %5s %6s %6s %6s %6s %7s%n";
+    int width =
+        summary.classRows().stream()
+            .mapToInt(r -> shorten(r.className()).length())
+            .max()
+            .orElse(10);
+    String format = "%-" + Math.max(width, 10) + "s %5s %6s %6s %6s %6s %7s%n";
     out.append(
         String.format(format, "test class", "VR", "passed", "failed", "skip", "excl", "notrun"));
     for (ClassRow row : summary.classRows()) {
