@@ -67,7 +67,9 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     pipeline.replaceAll(ArconTransformOverrides.overrides());
 
     MetricsContainerStepMap metrics = new MetricsContainerStepMap();
-    JobGraph graph = PipelineTranslator.translate(pipeline, options, metrics, Map.of());
+    PipelineTranslator.Translation translation =
+        PipelineTranslator.translate(pipeline, options, metrics, Map.of());
+    JobGraph graph = translation.graph();
     LOG.debug("Job graph of {}:\n{}", options.getJobName(), graph.describe());
 
     Path stateRoot;
@@ -83,7 +85,9 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             BATCH_SIZE,
             CREDITS_PER_CHANNEL,
             stateRoot,
-            JobClock.SYSTEM);
+            translation.manualClock() != null ? translation.manualClock() : JobClock.SYSTEM,
+            translation.manualClock() != null,
+            translation.activity());
     JobMonitor monitor = JobExecutor.start(options.getJobName(), graph, config);
     return new ArconPipelineResult(monitor, metrics, stateRoot);
   }

@@ -36,7 +36,9 @@ public interface StateBackend extends AutoCloseable {
   /**
    * Replaces the whole content of this backend with the snapshot. Throws {@link
    * CorruptSnapshotException} (and leaves the current content untouched) when the snapshot is
-   * missing files, truncated or fails its checksums.
+   * missing files, truncated or fails its checksums. A snapshot of another engine is refused with
+   * {@link IllegalArgumentException}. Tables obtained before the restore stay usable; those the
+   * snapshot does not contain come back empty.
    */
   void restore(SnapshotHandle handle);
 

@@ -2,7 +2,9 @@ package io.arcon.state;
 
 import io.arcon.state.heap.HeapStateBackend;
 import io.arcon.state.lmdb.LmdbOptions;
+import io.arcon.state.lmdb.LmdbStateBackend;
 import io.arcon.state.rocksdb.RocksDbOptions;
+import io.arcon.state.rocksdb.RocksDbStateBackend;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,13 +43,8 @@ public final class StateBackends {
     LmdbOptions lmdbOptions = LmdbOptions.parse(options);
     return switch (engine) {
       case "heap" -> new HeapStateBackend();
-      case "rocksdb", "lmdb" ->
-          throw new UnsupportedOperationException(
-              requireDirectory(config).getFileName()
-                  + ": "
-                  + "The "
-                  + engine
-                  + " engine lands in the next commit of the state-backends module");
+      case "rocksdb" -> new RocksDbStateBackend(requireDirectory(config), rocksDbOptions);
+      case "lmdb" -> new LmdbStateBackend(requireDirectory(config), lmdbOptions);
       default -> throw new IllegalStateException("Engine listed but not wired: " + engine);
     };
   }

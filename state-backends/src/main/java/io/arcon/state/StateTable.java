@@ -52,6 +52,11 @@ public interface StateTable {
    * Entries with {@code fromInclusive <= key < toExclusive} in ascending key order; a {@code null}
    * bound is open. For list keys {@link StateEntry#value()} is the framed list (decode it with
    * {@link StateEntry#elements()}). The iterator must be closed.
+   *
+   * <p>The caller may put, append and delete (in this table or others) while a scan is open; the
+   * scan keeps going in key order. Whether it shows entries written after it was opened differs by
+   * engine (rocksdb reads the table as of the scan's start, heap and lmdb may show later writes
+   * ahead of the scan position), so callers must not rely on either.
    */
   CloseableIterator<StateEntry> scan(byte[] fromInclusive, byte[] toExclusive);
 

@@ -1,5 +1,6 @@
 package io.arcon.runner.operators;
 
+import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.SourceOperator;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import org.apache.beam.sdk.values.WindowedValues;
 public final class BoundedReadSource<T> implements SourceOperator {
   private final BoundedSource<T> source;
   private final PipelineOptions options;
+  private final OperatorMetrics metrics;
   private OperatorContext context;
   private final List<BoundedSource<T>> mySplits = new ArrayList<>();
   private int nextSplit;
@@ -23,14 +25,25 @@ public final class BoundedReadSource<T> implements SourceOperator {
   private boolean readerStarted;
   private boolean done;
 
-  public BoundedReadSource(BoundedSource<T> source, PipelineOptions options) {
+  public BoundedReadSource(
+      BoundedSource<T> source, PipelineOptions options, OperatorMetrics metrics) {
     this.source = source;
     this.options = options;
+    this.metrics = metrics;
   }
 
   @Override
   public void open(OperatorContext ctx) throws Exception {
     this.context = ctx;
+    // Sources may report metrics while splitting, too.
+    try (java.io.Closeable scope =
+        org.apache.beam.sdk.metrics.MetricsEnvironment.scopedMetricsContainer(
+            metrics.container())) {
+      openScoped(ctx);
+    }
+  }
+
+  private void openScoped(OperatorContext ctx) throws Exception {
     List<? extends BoundedSource<T>> splits = split(source, options, ctx.parallelism());
     for (int i = ctx.instanceIndex(); i < splits.size(); i += ctx.parallelism()) {
       mySplits.add(splits.get(i));
@@ -50,6 +63,14 @@ public final class BoundedReadSource<T> implements SourceOperator {
 
   @Override
   public PollResult poll(int maxElements) throws Exception {
+    try (java.io.Closeable scope =
+        org.apache.beam.sdk.metrics.MetricsEnvironment.scopedMetricsContainer(
+            metrics.container())) {
+      return pollScoped(maxElements);
+    }
+  }
+
+  private PollResult pollScoped(int maxElements) throws Exception {
     int emitted = 0;
     while (emitted < maxElements) {
       if (reader == null) {

@@ -85,6 +85,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   private final List<WindowedValue<InT>> pushedBack = new ArrayList<>();
   private long pushedBackHold = Long.MAX_VALUE;
   private long inputWatermark = Long.MIN_VALUE;
+  private long lastInputWatermark = Long.MIN_VALUE;
   private final BundleFinalizers finalizers = new BundleFinalizers();
 
   public DoFnOperator(Spec<InT, OutT> spec) {
@@ -216,6 +217,9 @@ public final class DoFnOperator<InT, OutT> implements Operator {
         PCollectionView<?> view = spec.sideInputs().get(port - 1);
         sideInputs.add(view, (WindowedValue<Iterable<?>>) element);
         retryPushedBack();
+        if (lastInputWatermark != Long.MIN_VALUE) {
+          advanceWatermark(lastInputWatermark);
+        }
         return;
       }
       WindowedValue<InT> value;
@@ -261,22 +265,36 @@ public final class DoFnOperator<InT, OutT> implements Operator {
         sideInputs.advanceWatermark(spec.sideInputs().get(port - 1), watermark);
         retryPushedBack();
       }
+      advanceWatermark(lastInputWatermark);
     }
   }
 
+  /**
+   * Elements pushed back for side inputs hold this operator's effective input watermark: its
+   * timers must not fire, and the stateful runner must not see those elements as late, before
+   * they were processed.
+   */
   @Override
   public void advanceWatermark(long watermark) throws Exception {
-    if (watermark <= inputWatermark) {
+    lastInputWatermark = Math.max(lastInputWatermark, watermark);
+    if (watermark == Long.MAX_VALUE && !pushedBack.isEmpty()) {
+      // Every input, side inputs included, has ended: each pushed-back window is readable now.
+      try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+        retryPushedBack();
+      }
+    }
+    long effective = Math.min(lastInputWatermark, pushedBackHold);
+    if (effective <= inputWatermark) {
       return;
     }
-    inputWatermark = watermark;
+    inputWatermark = effective;
     if (keyed == null) {
       return;
     }
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      keyed.setWatermarks(watermark, new Instant(context.currentProcessingTime()));
+      keyed.setWatermarks(effective, new Instant(context.currentProcessingTime()));
       KeyedTimer timer;
-      while ((timer = keyed.pollEventTimer(watermark)) != null) {
+      while ((timer = keyed.pollEventTimer(effective)) != null) {
         fire(timer);
       }
     }
@@ -345,7 +363,9 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   public void endOfInput() throws Exception {
     if (!pushedBack.isEmpty()) {
       // Every side input has ended by now, so each pushed-back window reads its final value.
-      retryPushedBack();
+      try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+        retryPushedBack();
+      }
       if (!pushedBack.isEmpty()) {
         throw new IllegalStateException(
             spec.stepName()

@@ -1,5 +1,6 @@
 package io.arcon.runner.operators;
 
+import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.SourceOperator;
 import java.nio.ByteBuffer;
@@ -23,6 +24,7 @@ public final class UnboundedReadSource<T> implements SourceOperator {
 
   private final UnboundedSource<T, ?> source;
   private final PipelineOptions options;
+  private final OperatorMetrics metrics;
   private OperatorContext context;
   private final List<UnboundedSource.UnboundedReader<T>> readers = new ArrayList<>();
   private final List<Boolean> started = new ArrayList<>();
@@ -30,14 +32,25 @@ public final class UnboundedReadSource<T> implements SourceOperator {
   private long watermark = Long.MIN_VALUE;
   private Map<ByteBuffer, Boolean> seenIds;
 
-  public UnboundedReadSource(UnboundedSource<T, ?> source, PipelineOptions options) {
+  public UnboundedReadSource(
+      UnboundedSource<T, ?> source, PipelineOptions options, OperatorMetrics metrics) {
     this.source = source;
     this.options = options;
+    this.metrics = metrics;
   }
 
   @Override
   public void open(OperatorContext ctx) throws Exception {
     this.context = ctx;
+    // Sources may report metrics while splitting, too.
+    try (java.io.Closeable scope =
+        org.apache.beam.sdk.metrics.MetricsEnvironment.scopedMetricsContainer(
+            metrics.container())) {
+      openScoped(ctx);
+    }
+  }
+
+  private void openScoped(OperatorContext ctx) throws Exception {
     List<? extends UnboundedSource<T, ?>> splits = source.split(ctx.parallelism(), options);
     if (splits.isEmpty()) {
       splits = List.of(source);
@@ -60,6 +73,14 @@ public final class UnboundedReadSource<T> implements SourceOperator {
 
   @Override
   public PollResult poll(int maxElements) throws Exception {
+    try (java.io.Closeable scope =
+        org.apache.beam.sdk.metrics.MetricsEnvironment.scopedMetricsContainer(
+            metrics.container())) {
+      return pollScoped(maxElements);
+    }
+  }
+
+  private PollResult pollScoped(int maxElements) throws Exception {
     int emitted = 0;
     int perReader = Math.max(1, maxElements / Math.max(1, readers.size()));
     for (int r = 0; r < readers.size(); r++) {

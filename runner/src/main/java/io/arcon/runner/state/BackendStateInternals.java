@@ -93,7 +93,7 @@ public final class BackendStateInternals<K> implements StateInternals {
   private final StateCoding coding = new StateCoding();
   private final OrderedBytes addressBuilder = new OrderedBytes(128);
   private final Binder binder = new Binder();
-  private final Map<CellKey, State> cells = new HashMap<>();
+  private Map<CellKey, State> cells = new HashMap<>();
 
   private K key;
   private byte[] encodedKey;
@@ -126,7 +126,7 @@ public final class BackendStateInternals<K> implements StateInternals {
     }
     this.key = key;
     if (!Arrays.equals(this.encodedKey, encodedKey)) {
-      cells.clear();
+      dropCells();
     }
     this.encodedKey = encodedKey;
   }
@@ -225,7 +225,7 @@ public final class BackendStateInternals<K> implements StateInternals {
       return (T) cached;
     }
     if (cells.size() >= MAX_CACHED_CELLS) {
-      cells.clear();
+      dropCells();
     }
     binder.address =
         addressBuilder
@@ -238,6 +238,16 @@ public final class BackendStateInternals<K> implements StateInternals {
     T cell = address.bind(binder);
     cells.put(cellKey, cell);
     return cell;
+  }
+
+  private void dropCells() {
+    // HashMap.clear() walks the whole bucket array: after one key with many windows it would cost
+    // thousands of steps on every key change, so a grown map is replaced instead.
+    if (cells.size() > 64) {
+      cells = new HashMap<>();
+    } else {
+      cells.clear();
+    }
   }
 
   private void requireKey() {

@@ -46,6 +46,7 @@ public final class BackendTimerStore {
 
   private static final byte[] EMPTY = new byte[0];
   private static final int LOCATION_BYTES = 17;
+  private static final int INDEX_PREFIX_BYTES = 9;
 
   private final StateTable timers;
   private final StateTable timerIndex;
@@ -53,6 +54,14 @@ public final class BackendTimerStore {
   private final TimerDataCoderV2 timerCoder;
   private final OrderedBytes keyBuilder = new OrderedBytes(128);
   private final OrderedBytes valueBuilder = new OrderedBytes(128);
+
+  /**
+   * Per domain, a timestamp below which the index certainly has no row. Polls start their scan
+   * there instead of at the domain's start: in LSM engines (RocksDB) fired and replaced timers
+   * leave tombstones at the front of the index, and seeking past them on every poll would make
+   * draining n timers cost O(n^2). Lowered by {@link #setTimer}, raised by what scans find.
+   */
+  private final long[] scanFrom = {Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE};
 
   public BackendTimerStore(StateBackend backend, Coder<? extends BoundedWindow> windowCoder) {
     Objects.requireNonNull(backend, "backend");
@@ -69,23 +78,37 @@ public final class BackendTimerStore {
   public void setTimer(byte[] encodedKey, TimerData timer) {
     byte[] identity =
         identity(encodedKey, timer.getNamespace(), timer.getTimerFamilyId(), timer.getTimerId());
-    removeByIdentity(identity);
     if (timer.getDeleted()) {
+      removeByIdentity(identity);
       return;
     }
     int domain = domainCode(timer.getDomain());
     long ts = timer.getTimestamp().getMillis();
     long outputTs = timer.getOutputTimestamp().getMillis();
-    timers.put(
-        identity,
+    byte[] location =
         valueBuilder
             .reset()
             .writeByte(domain)
             .writeOrderedLong(ts)
             .writeOrderedLong(outputTs)
-            .toByteArray());
-    timerIndex.put(indexKey(domain, ts, identity), encode(timer));
+            .toByteArray();
+    byte[] indexKey = indexKey(domain, ts, identity);
+    byte[] previous = timers.get(identity);
+    if (previous != null && Arrays.equals(previous, location)) {
+      // Re-set at the same place (e.g. a per-element GC timer): the index rows stay, only the
+      // payload may differ. Skipping the delete/put churn also avoids tombstones in LSM engines.
+      timerIndex.put(indexKey, encode(timer));
+      return;
+    }
+    if (previous != null) {
+      removeIndexRows(identity, previous);
+    }
+    timers.put(identity, location);
+    timerIndex.put(indexKey, encode(timer));
     outputIndex.put(outputKey(outputTs, identity), EMPTY);
+    if (ts < scanFrom[domain]) {
+      scanFrom[domain] = ts;
+    }
   }
 
   /**
@@ -107,18 +130,16 @@ public final class BackendTimerStore {
    */
   public KeyedTimer pollFirstBefore(TimeDomain domain, Instant bound) {
     int code = domainCode(domain);
-    byte[] from = keyBuilder.reset().writeByte(code).toByteArray();
-    byte[] to =
-        keyBuilder.reset().writeByte(code).writeOrderedLong(bound.getMillis()).toByteArray();
-    StateEntry first;
-    try (CloseableIterator<StateEntry> it = timerIndex.scan(from, to)) {
-      if (!it.hasNext()) {
-        return null;
-      }
-      first = it.next();
+    long limit = bound.getMillis();
+    if (scanFrom[code] >= limit) {
+      return null;
+    }
+    StateEntry first = firstFrom(code, limit);
+    if (first == null) {
+      return null;
     }
     TimerData timer = decode(first.value());
-    byte[] identity = Arrays.copyOfRange(first.key(), 9, first.key().length);
+    byte[] identity = Arrays.copyOfRange(first.key(), INDEX_PREFIX_BYTES, first.key().length);
     timerIndex.delete(first.key());
     timers.delete(identity);
     outputIndex.delete(outputKey(timer.getOutputTimestamp().getMillis(), identity));
@@ -127,12 +148,45 @@ public final class BackendTimerStore {
 
   /** The earliest pending timestamp in {@code domain}, or null when none is pending. */
   public Instant nextTimestamp(TimeDomain domain) {
-    byte[] prefix = keyBuilder.reset().writeByte(domainCode(domain)).toByteArray();
-    try (CloseableIterator<StateEntry> it = timerIndex.prefixScan(prefix)) {
-      return it.hasNext()
-          ? Instant.ofEpochMilli(OrderedBytes.readOrderedLong(it.next().key(), 1))
-          : null;
+    int code = domainCode(domain);
+    if (scanFrom[code] == Long.MAX_VALUE) {
+      return null;
     }
+    StateEntry first = firstFrom(code, Long.MAX_VALUE);
+    return first == null
+        ? null
+        : Instant.ofEpochMilli(OrderedBytes.readOrderedLong(first.key(), 1));
+  }
+
+  /**
+   * The first index row of the domain with a timestamp below {@code limitMillis} (exclusive; {@code
+   * Long.MAX_VALUE} means the whole domain), starting at the scan hint and moving the hint up to
+   * what was found.
+   */
+  private StateEntry firstFrom(int code, long limitMillis) {
+    byte[] from = keyBuilder.reset().writeByte(code).writeOrderedLong(scanFrom[code]).toByteArray();
+    byte[] to =
+        limitMillis == Long.MAX_VALUE
+            ? new byte[] {(byte) (code + 1)}
+            : keyBuilder.reset().writeByte(code).writeOrderedLong(limitMillis).toByteArray();
+    try (CloseableIterator<StateEntry> it = timerIndex.scan(from, to)) {
+      if (!it.hasNext()) {
+        scanFrom[code] = limitMillis;
+        return null;
+      }
+      StateEntry first = it.next();
+      scanFrom[code] = OrderedBytes.readOrderedLong(first.key(), 1);
+      return first;
+    }
+  }
+
+  /**
+   * Forgets what this store has learned about where timers can be, after the backend's content was
+   * replaced by {@link StateBackend#restore}. Must be called after every restore of the backend
+   * this store uses (a store created after the restore needs no call).
+   */
+  public void afterRestore() {
+    Arrays.fill(scanFrom, Long.MIN_VALUE);
   }
 
   /**
@@ -161,9 +215,13 @@ public final class BackendTimerStore {
 
   private void removeByIdentity(byte[] identity) {
     byte[] location = timers.get(identity);
-    if (location == null) {
-      return;
+    if (location != null) {
+      removeIndexRows(identity, location);
+      timers.delete(identity);
     }
+  }
+
+  private void removeIndexRows(byte[] identity, byte[] location) {
     if (location.length != LOCATION_BYTES) {
       throw new IllegalStateException(
           "Corrupt timer row in table "
@@ -175,7 +233,6 @@ public final class BackendTimerStore {
     }
     timerIndex.delete(indexKey(location[0], OrderedBytes.readOrderedLong(location, 1), identity));
     outputIndex.delete(outputKey(OrderedBytes.readOrderedLong(location, 9), identity));
-    timers.delete(identity);
   }
 
   private byte[] identity(

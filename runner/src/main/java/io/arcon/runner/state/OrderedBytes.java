@@ -132,6 +132,10 @@ final class OrderedBytes extends OutputStream {
   /** The bytes of the length-prefixed part starting at {@code pos}. */
   static byte[] readLengthPrefixed(byte[] b, int pos) {
     int n = readInt(b, pos);
+    if (n < 0 || pos + 4 + n > b.length) {
+      throw new IndexOutOfBoundsException(
+          "length-prefixed part of " + n + " bytes at " + pos + " overruns " + b.length);
+    }
     return Arrays.copyOfRange(b, pos + 4, pos + 4 + n);
   }
 

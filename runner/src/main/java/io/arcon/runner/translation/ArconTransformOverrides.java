@@ -3,7 +3,10 @@ package io.arcon.runner.translation;
 import java.util.List;
 import org.apache.beam.sdk.runners.PTransformOverride;
 import org.apache.beam.sdk.transforms.View;
+import org.apache.beam.runners.core.SplittableParDoViaKeyedWorkItems;
 import org.apache.beam.sdk.util.construction.PTransformMatchers;
+import org.apache.beam.sdk.util.construction.PTransformTranslation;
+import org.apache.beam.sdk.util.construction.SplittableParDo;
 
 /** The PTransform replacements ArconRunner applies before translation. */
 public final class ArconTransformOverrides {
@@ -11,6 +14,11 @@ public final class ArconTransformOverrides {
 
   public static List<PTransformOverride> overrides() {
     return List.of(
+        PTransformOverride.of(
+            PTransformMatchers.splittableParDo(), new SplittableParDo.OverrideFactory<>()),
+        PTransformOverride.of(
+            PTransformMatchers.urnEqualTo(PTransformTranslation.SPLITTABLE_PROCESS_KEYED_URN),
+            new SplittableParDoViaKeyedWorkItems.OverrideFactory<>()),
         PTransformOverride.of(
             PTransformMatchers.classEqualTo(View.CreatePCollectionView.class),
             new CreateArconView.Factory<>()));

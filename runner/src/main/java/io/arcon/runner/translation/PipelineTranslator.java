@@ -8,6 +8,13 @@ import io.arcon.runner.operators.ForwardOperator;
 import io.arcon.runner.operators.GroupByKeyOperator;
 import io.arcon.runner.operators.ImpulseSource;
 import io.arcon.runner.operators.PartialCombineOperator;
+import io.arcon.runner.operators.SplittableProcessOperator;
+import io.arcon.runner.operators.TestStreamSource;
+import io.arcon.runner.operators.ToKeyedWorkItemOperator;
+import org.apache.beam.runners.core.SplittableParDoViaKeyedWorkItems;
+import io.arcon.runtime.job.JobActivity;
+import io.arcon.runtime.job.ManualClock;
+import org.apache.beam.sdk.testing.TestStream;
 import io.arcon.runner.operators.UnboundedReadSource;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.OperatorNode;
@@ -61,15 +68,20 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
     this.ctx = ctx;
   }
 
+  /** The translated job and what executing it needs besides the graph. */
+  public record Translation(JobGraph graph, ManualClock manualClock, JobActivity activity) {}
+
   /** Translates {@code pipeline} (with Arcon's overrides already applied). */
-  public static JobGraph translate(
+  public static Translation translate(
       Pipeline pipeline,
       ArconPipelineOptions options,
       MetricsContainerStepMap metrics,
       Map<String, String> stateEngines) {
     TranslationContext ctx = new TranslationContext(options, metrics, stateEngines);
     pipeline.traverseTopologically(new PipelineTranslator(pipeline, ctx));
-    return ctx.graph();
+    return ctx.usesManualClock()
+        ? new Translation(ctx.graph(), ctx.manualClock(), ctx.activity())
+        : new Translation(ctx.graph(), null, null);
   }
 
   @Override
@@ -92,6 +104,15 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
       ctx.setProducer(onlyOutput(node), p.vertex(), p.operator(), p.output());
       return;
     }
+    if (transform instanceof SplittableParDoViaKeyedWorkItems.GBKIntoKeyedWorkItems<?, ?>) {
+      PCollection<?> input = onlyInput(node);
+      produce(node, ctx.addKeyed(node.getFullName(), ToKeyedWorkItemOperator::new, input));
+      return;
+    }
+    if (transform instanceof SplittableParDoViaKeyedWorkItems.ProcessElements<?, ?, ?, ?, ?> pe) {
+      translateSplittableProcess(node, pe);
+      return;
+    }
     String urn = PTransformTranslation.urnForTransformOrNull(transform);
     if (urn == null) {
       throw unsupported(node, transform.getClass().getName());
@@ -103,6 +124,7 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
       case PTransformTranslation.GROUP_BY_KEY_TRANSFORM_URN -> translateGroupByKey(node);
       case PTransformTranslation.FLATTEN_TRANSFORM_URN -> translateFlatten(node);
       case PTransformTranslation.ASSIGN_WINDOWS_TRANSFORM_URN -> translateAssignWindows(node);
+      case PTransformTranslation.TEST_STREAM_TRANSFORM_URN -> translateTestStream(node);
       default -> throw unsupported(node, urn);
     }
   }
@@ -142,19 +164,20 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
   private void translateRead(TransformHierarchy.Node node) {
     PTransform<?, ?> t = node.getTransform();
     ArconPipelineOptions options = ctx.options();
+    var metrics = ctx.metricsFor(node.getFullName());
     OperatorNode op;
     if (t instanceof SplittableParDo.PrimitiveBoundedRead<?> r) {
       BoundedSource<?> source = r.getSource();
-      op = ctx.addSource(node.getFullName(), () -> new BoundedReadSource(source, options));
+      op = ctx.addSource(node.getFullName(), () -> new BoundedReadSource(source, options, metrics));
     } else if (t instanceof Read.Bounded<?> r) {
       BoundedSource<?> source = r.getSource();
-      op = ctx.addSource(node.getFullName(), () -> new BoundedReadSource(source, options));
+      op = ctx.addSource(node.getFullName(), () -> new BoundedReadSource(source, options, metrics));
     } else if (t instanceof SplittableParDo.PrimitiveUnboundedRead<?> r) {
       UnboundedSource<?, ?> source = r.getSource();
-      op = ctx.addSource(node.getFullName(), () -> new UnboundedReadSource(source, options));
+      op = ctx.addSource(node.getFullName(), () -> new UnboundedReadSource(source, options, metrics));
     } else if (t instanceof Read.Unbounded<?> r) {
       UnboundedSource<?, ?> source = r.getSource();
-      op = ctx.addSource(node.getFullName(), () -> new UnboundedReadSource(source, options));
+      op = ctx.addSource(node.getFullName(), () -> new UnboundedReadSource(source, options, metrics));
     } else {
       throw unsupported(node, t.getClass().getName());
     }
@@ -254,6 +277,61 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
             ctx.stateEngineFor(name),
             ctx.metricsFor(name));
     produce(node, ctx.addKeyed(name, () -> new GroupByKeyOperator<>(spec), input));
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void translateSplittableProcess(
+      TransformHierarchy.Node node, SplittableParDoViaKeyedWorkItems.ProcessElements<?, ?, ?, ?, ?> pe) {
+    String name = node.getFullName();
+    AppliedPTransform<?, ?, ?> app = node.toAppliedPTransform(pipeline);
+    PCollection<?> main =
+        (PCollection<?>) TransformInputs.nonAdditionalInputs(app).iterator().next();
+    Map<TupleTag<?>, PCollection<?>> outputs = node.getOutputs();
+    List<TupleTag<?>> ordered = new ArrayList<>();
+    ordered.add(pe.getMainOutputTag());
+    ordered.addAll(pe.getAdditionalOutputTags().getAll());
+    Map<TupleTag<?>, Integer> indexes = new HashMap<>();
+    Map<TupleTag<?>, Coder<?>> outputCoders = new HashMap<>();
+    for (TupleTag<?> tag : ordered) {
+      indexes.put(tag, indexes.size());
+      if (outputs.get(tag) != null) {
+        outputCoders.put(tag, outputs.get(tag).getCoder());
+      }
+    }
+    SplittableProcessOperator.Spec spec =
+        new SplittableProcessOperator.Spec(
+            name,
+            pe,
+            ctx.options(),
+            main.getCoder(),
+            outputCoders,
+            indexes,
+            main.getWindowingStrategy(),
+            ctx.stateEngineFor(name),
+            ctx.metricsFor(name));
+    // Fused behind the keyed work-item wrapper: the keyed shuffle happened there.
+    OperatorNode op = ctx.addFused(name, () -> new SplittableProcessOperator<>(spec), main);
+    List<PCollectionView<?>> sideInputs = pe.getSideInputs();
+    if (!sideInputs.isEmpty()) {
+      ctx.connectSideInputs(op, sideInputs);
+    }
+    op.declareOutputs(ordered.size());
+    for (TupleTag<?> tag : ordered) {
+      if (outputs.get(tag) != null) {
+        ctx.setProducer(outputs.get(tag), ctx.vertexOf(op), op, indexes.get(tag));
+      }
+    }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void translateTestStream(TransformHierarchy.Node node) {
+    List events = ((TestStream<?>) node.getTransform()).getEvents();
+    ManualClock clock = ctx.manualClock();
+    JobActivity activity = ctx.activity();
+    produce(
+        node,
+        ctx.addSource(
+            node.getFullName(), () -> new TestStreamSource<>(events, clock, activity)));
   }
 
   private void translateFlatten(TransformHierarchy.Node node) {

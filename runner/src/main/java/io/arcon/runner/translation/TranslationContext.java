@@ -7,6 +7,8 @@ import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.KeyExtractor;
 import io.arcon.runtime.graph.OperatorNode;
 import io.arcon.runtime.graph.Vertex;
+import io.arcon.runtime.job.JobActivity;
+import io.arcon.runtime.job.ManualClock;
 import io.arcon.runtime.operator.Operator;
 import java.util.HashMap;
 import java.util.List;
@@ -37,6 +39,8 @@ public final class TranslationContext {
   private final Map<PCollection<?>, Producer> producers = new HashMap<>();
   private final Map<PCollectionView<?>, PCollection<?>> viewPanes = new HashMap<>();
   private final Map<String, String> stateEngines;
+  private ManualClock manualClock;
+  private JobActivity activity;
 
   TranslationContext(
       ArconPipelineOptions options,
@@ -45,6 +49,25 @@ public final class TranslationContext {
     this.options = options;
     this.metrics = metrics;
     this.stateEngines = stateEngines;
+  }
+
+  /** The job's manual processing-time clock, created when a TestStream needs one. */
+  public ManualClock manualClock() {
+    if (manualClock == null) {
+      manualClock = new ManualClock(System.currentTimeMillis());
+      activity = new JobActivity();
+    }
+    return manualClock;
+  }
+
+  /** In-flight tracking, present together with the manual clock. */
+  public JobActivity activity() {
+    manualClock();
+    return activity;
+  }
+
+  boolean usesManualClock() {
+    return manualClock != null;
   }
 
   public JobGraph graph() {

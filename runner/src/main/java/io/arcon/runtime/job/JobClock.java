@@ -4,5 +4,10 @@ package io.arcon.runtime.job;
 public interface JobClock {
   long nowMillis();
 
+  /** A manual clock never advances by itself, so nodes do not schedule wake-ups against it. */
+  default boolean isManual() {
+    return false;
+  }
+
   JobClock SYSTEM = System::currentTimeMillis;
 }

@@ -42,7 +42,13 @@ public final class JobExecutor {
         instanceRefs[p] =
             system.actorOf(
                 NodeActor.props(v, p, config, monitor, wiring), "v" + v.id() + "-" + p);
+        if (config.activity() != null) {
+          config.activity().nodeStarted(instanceRefs[p]);
+        }
       }
+    }
+    if (config.activity() != null) {
+      config.activity().setClockAdvancedMessage(NodeActor.clockAdvancedMessage());
     }
     if (instances == 0) {
       system.terminate();

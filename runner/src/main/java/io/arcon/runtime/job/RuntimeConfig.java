@@ -11,6 +11,9 @@ import java.nio.file.Path;
  * @param creditsPerChannel unacknowledged batches a sender may have toward one receiver
  * @param stateRoot directory under which operators keep persistent state
  * @param clock the job's processing-time clock
+ * @param eagerBundles finish the bundle after every message (test streams need outputs visible
+ *     as soon as a message is handled, to detect quiescence)
+ * @param activity counts in-flight messages, or null when nobody needs it
  */
 public record RuntimeConfig(
     long maxBundleSize,
@@ -18,7 +21,9 @@ public record RuntimeConfig(
     int batchSize,
     int creditsPerChannel,
     Path stateRoot,
-    JobClock clock) {
+    JobClock clock,
+    boolean eagerBundles,
+    JobActivity activity) {
   public RuntimeConfig {
     if (maxBundleSize < 1) {
       throw new IllegalArgumentException("maxBundleSize must be >= 1, got " + maxBundleSize);

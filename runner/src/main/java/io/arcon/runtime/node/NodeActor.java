@@ -45,6 +45,8 @@ public final class NodeActor extends AbstractActor {
   /** For each operator, the indexes of in-chain operators feeding it. */
   private int[][] upstreamOps;
   private long[] opOutputWatermark;
+  /** The last watermark each operator was advanced to; operators only ever see increases. */
+  private long[] opInputWatermark;
   private Output[] opOutputs;
 
   // input side
@@ -73,8 +75,14 @@ public final class NodeActor extends AbstractActor {
   private long bundleStartedAt;
   private long scheduledTickAt = Long.MAX_VALUE;
 
+  private boolean inputsEnded;
   private boolean finishing;
   private boolean stopped;
+
+  /** The message that tells a node the job's manual clock moved. */
+  public static Object clockAdvancedMessage() {
+    return NodeMessages.CLOCK_ADVANCED;
+  }
 
   public static Props props(
       Vertex vertex, int instance, RuntimeConfig config, JobMonitor monitor, Wiring wiring) {
@@ -106,6 +114,8 @@ public final class NodeActor extends AbstractActor {
     ops = new Operator[n];
     opOutputWatermark = new long[n];
     Arrays.fill(opOutputWatermark, Long.MIN_VALUE);
+    opInputWatermark = new long[n];
+    Arrays.fill(opInputWatermark, Long.MIN_VALUE);
     opOutputs = new Output[n];
     List<List<Integer>> ups = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -180,7 +190,8 @@ public final class NodeActor extends AbstractActor {
                   getSelf(),
                   ChannelLayout.channelIndex(e, instance),
                   config.batchSize(),
-                  config.creditsPerChannel());
+                  config.creditsPerChannel(),
+                  config.activity());
           allOutChannels.add(chans[r]);
         }
       }
@@ -264,6 +275,7 @@ public final class NodeActor extends AbstractActor {
         .match(RuntimeMessage.class, this::onInput)
         .matchEquals(NodeMessages.POLL, m -> guarded(this::onPoll))
         .matchEquals(NodeMessages.TICK, m -> guarded(this::onTick))
+        .matchEquals(NodeMessages.CLOCK_ADVANCED, m -> onClockAdvanced())
         .build();
   }
 
@@ -283,6 +295,13 @@ public final class NodeActor extends AbstractActor {
     }
   }
 
+  private void onClockAdvanced() {
+    guarded(this::onTick);
+    if (config.activity() != null) {
+      config.activity().processed();
+    }
+  }
+
   private void onCredit(RuntimeMessage.Credit credit) {
     if (stopped) {
       return;
@@ -293,7 +312,7 @@ public final class NodeActor extends AbstractActor {
           while (!pendingInputs.isEmpty() && !isBlocked()) {
             processInput(pendingInputs.poll());
           }
-          if (source != null && !isBlocked() && !finishing) {
+          if (source != null && !isBlocked() && !finishing && !inputsEnded) {
             getSelf().tell(NodeMessages.POLL, ActorRef.noSender());
           }
         });
@@ -311,6 +330,19 @@ public final class NodeActor extends AbstractActor {
   }
 
   private void processInput(Object message) throws Exception {
+    try {
+      dispatchInput(message);
+      if (config.eagerBundles() && bundleOpen && !finishing) {
+        finishBundle();
+      }
+    } finally {
+      if (config.activity() != null) {
+        config.activity().processed();
+      }
+    }
+  }
+
+  private void dispatchInput(Object message) throws Exception {
     if (message instanceof RuntimeMessage.EventBatch batch) {
       ensureBundle();
       int ch = batch.channel();
@@ -396,10 +428,17 @@ public final class NodeActor extends AbstractActor {
     ensureBundle();
     for (int i = from; i < ops.length; i++) {
       long in = operatorInputWatermark(i);
-      ops[i].advanceWatermark(in);
+      advanceOperator(i, in);
       opOutputWatermark[i] = Math.min(in, ops[i].outputWatermarkHold());
     }
     finishBundle();
+  }
+
+  private void advanceOperator(int i, long watermark) throws Exception {
+    if (watermark > opInputWatermark[i]) {
+      opInputWatermark[i] = watermark;
+      ops[i].advanceWatermark(watermark);
+    }
   }
 
   private long operatorInputWatermark(int i) {
@@ -411,7 +450,7 @@ public final class NodeActor extends AbstractActor {
   }
 
   private void onPoll() throws Exception {
-    if (finishing || isBlocked()) {
+    if (finishing || inputsEnded || isBlocked()) {
       return; // resumed by credits
     }
     ensureBundle();
@@ -430,12 +469,15 @@ public final class NodeActor extends AbstractActor {
       inputWatermark = wm;
       advanceOperators(1);
     }
+    if (config.eagerBundles() && bundleOpen) {
+      finishBundle();
+    }
     if (result == SourceOperator.PollResult.MORE) {
       if (!isBlocked()) {
         getSelf().tell(NodeMessages.POLL, ActorRef.noSender());
       }
     } else {
-      schedule(NodeMessages.POLL, 5);
+      schedule(NodeMessages.POLL, config.eagerBundles() ? 1 : 5);
     }
   }
 
@@ -470,6 +512,12 @@ public final class NodeActor extends AbstractActor {
       tryCompleteFinish();
       return;
     }
+    if (inputsEnded) {
+      startFinishing();
+      if (finishing) {
+        return;
+      }
+    }
     if (!bundleOpen) {
       emitOutputWatermarkIfAdvanced();
     }
@@ -477,8 +525,10 @@ public final class NodeActor extends AbstractActor {
     if (bundleOpen) {
       next = bundleStartedAt + config.maxBundleTimeMillis();
     }
-    for (Operator op : ops) {
-      next = Math.min(next, op.nextProcessingTimeWakeup());
+    if (!config.clock().isManual()) {
+      for (Operator op : ops) {
+        next = Math.min(next, op.nextProcessingTimeWakeup());
+      }
     }
     if (next != Long.MAX_VALUE && next < scheduledTickAt) {
       scheduledTickAt = next;
@@ -528,19 +578,38 @@ public final class NodeActor extends AbstractActor {
     }
   }
 
-  /** All input ended: final watermark through the chain in order, then end of stream. */
+  /**
+   * All input ended. Operators first see the final watermark; while one still has work of its own
+   * (residual splittable work) the node keeps running its timers. Then the final watermark goes
+   * through the chain in order, each operator flushes, and end of stream goes downstream.
+   */
   private void startFinishing() throws Exception {
     if (finishing) {
       return;
     }
+    if (!inputsEnded) {
+      inputsEnded = true;
+      if (bundleOpen) {
+        finishBundle();
+      }
+      inputWatermark = Long.MAX_VALUE;
+      if (source != null) {
+        opOutputWatermark[0] = Long.MAX_VALUE;
+      }
+      updatePortWatermarks();
+      advanceOperators(source != null ? 1 : 0);
+    }
+    for (Operator op : ops) {
+      if (op.hasPendingWork()) {
+        return; // afterWork() comes back here after the next timers fired
+      }
+    }
     if (bundleOpen) {
       finishBundle();
     }
-    inputWatermark = Long.MAX_VALUE;
-    updatePortWatermarks();
     for (int i = source != null ? 1 : 0; i < ops.length; i++) {
       ensureBundle();
-      ops[i].advanceWatermark(Long.MAX_VALUE);
+      advanceOperator(i, Long.MAX_VALUE);
       ops[i].endOfInput();
       finishBundle();
       opOutputWatermark[i] = Long.MAX_VALUE;
@@ -564,6 +633,9 @@ public final class NodeActor extends AbstractActor {
     }
     stopped = true;
     closeOperators();
+    if (config.activity() != null) {
+      config.activity().nodeStopped(getSelf());
+    }
     monitor.nodeFinished();
     getContext().stop(getSelf());
   }

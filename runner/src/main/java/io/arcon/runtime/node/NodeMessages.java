@@ -12,6 +12,14 @@ final class NodeMessages {
         }
       };
 
+  /** The job's manual clock moved: fire due processing-time timers (counted as in flight). */
+  static final Object CLOCK_ADVANCED = new Object() {
+        @Override
+        public String toString() {
+          return "ClockAdvanced";
+        }
+      };
+
   /** Time to check bundle age and processing-time timers. */
   static final Object TICK = new Object() {
         @Override

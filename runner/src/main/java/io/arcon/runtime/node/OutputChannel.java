@@ -1,6 +1,7 @@
 package io.arcon.runtime.node;
 
 import io.arcon.runtime.messages.RuntimeMessage;
+import io.arcon.runtime.job.JobActivity;
 import java.util.ArrayDeque;
 import org.apache.pekko.actor.ActorRef;
 
@@ -18,8 +19,16 @@ final class OutputChannel {
   private Object[] buffer;
   private int size;
   private final ArrayDeque<RuntimeMessage> queue = new ArrayDeque<>();
+  private final JobActivity activity;
 
-  OutputChannel(ActorRef receiver, ActorRef self, int remoteChannel, int batchSize, int credits) {
+  OutputChannel(
+      ActorRef receiver,
+      ActorRef self,
+      int remoteChannel,
+      int batchSize,
+      int credits,
+      JobActivity activity) {
+    this.activity = activity;
     this.receiver = receiver;
     this.self = self;
     this.remoteChannel = remoteChannel;
@@ -41,6 +50,9 @@ final class OutputChannel {
       return;
     }
     RuntimeMessage batch = new RuntimeMessage.EventBatch(remoteChannel, buffer, size);
+    if (activity != null) {
+      activity.sent();
+    }
     buffer = new Object[batchSize];
     size = 0;
     if (queue.isEmpty() && credits > 0) {
@@ -61,6 +73,9 @@ final class OutputChannel {
 
   private void sendControl(RuntimeMessage message) {
     flush();
+    if (activity != null) {
+      activity.sent();
+    }
     if (queue.isEmpty()) {
       receiver.tell(message, self);
     } else {

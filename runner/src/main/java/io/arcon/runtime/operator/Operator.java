@@ -47,6 +47,14 @@ public interface Operator {
     return Long.MAX_VALUE;
   }
 
+  /**
+   * True while the operator still has work of its own to do after its inputs ended (a splittable
+   * DoFn's residual restrictions); its node waits for it before finishing.
+   */
+  default boolean hasPendingWork() {
+    return false;
+  }
+
   /** Every input ended (after the final watermark). Flush anything still buffered. */
   default void endOfInput() throws Exception {}
 

@@ -29,6 +29,7 @@ import org.apache.beam.sdk.state.MultimapState;
 import org.apache.beam.sdk.state.OrderedListState;
 import org.apache.beam.sdk.state.ReadableState;
 import org.apache.beam.sdk.state.SetState;
+import org.apache.beam.sdk.state.TimeDomain;
 import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.state.WatermarkHoldState;
 import org.apache.beam.sdk.transforms.Sum;
@@ -313,6 +314,50 @@ class BackendStateInternalsTest {
 
   @ParameterizedTest
   @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  void clearNamespaceAndClearKeyRemoveEveryKindOfCell(String engine) {
+    open(engine);
+    for (String key : List.of("a", "b")) {
+      internals.setKey(key);
+      for (StateNamespace ns : List.of(GLOBAL, WINDOW_NS)) {
+        internals.state(ns, VALUE).write(key);
+        internals.state(ns, BAG).add(key);
+        internals.state(ns, SET).add(key);
+        internals.state(ns, MAP).put(key, 1);
+        internals.state(ns, MULTIMAP).put(key, 1);
+        internals.state(ns, ORDERED).add(TimestampedValue.of(key, new Instant(1)));
+        internals.state(ns, SUM).add(1);
+        internals.state(ns, EARLIEST).add(new Instant(key.equals("a") ? 10 : 20));
+      }
+    }
+    internals.setKey("a");
+    internals.clearNamespace(WINDOW_NS);
+    assertTrue(internals.state(WINDOW_NS, BAG).isEmpty().read());
+    assertNull(internals.state(WINDOW_NS, VALUE).read());
+    assertTrue(internals.state(WINDOW_NS, MULTIMAP).isEmpty().read());
+    assertTrue(internals.state(WINDOW_NS, ORDERED).isEmpty().read());
+    assertEquals("a", internals.state(GLOBAL, VALUE).read());
+    assertEquals(new Instant(10), internals.minimumWatermarkHold());
+
+    internals.clearKey();
+    assertNull(internals.state(GLOBAL, VALUE).read());
+    assertTrue(internals.state(GLOBAL, SET).isEmpty().read());
+    assertTrue(internals.state(GLOBAL, MAP).isEmpty().read());
+    assertTrue(internals.state(GLOBAL, SUM).isEmpty().read());
+    assertEquals(new Instant(20), internals.minimumWatermarkHold());
+
+    // 16 cells of key "b" (8 kinds x 2 namespaces) remain: 14 in the state table, 2 holds.
+    internals.setKey("b");
+    assertEquals("b", internals.state(WINDOW_NS, VALUE).read());
+    assertEquals(14, rows(backend.table(BackendStateInternals.STATE_TABLE)).size());
+    assertEquals(2, rows(backend.table(BackendStateInternals.HOLD_TABLE)).size());
+
+    // Writing null to a value clears it, as a cleared cell reads null.
+    internals.state(GLOBAL, VALUE).write(null);
+    assertEquals(13, rows(backend.table(BackendStateInternals.STATE_TABLE)).size());
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void stateIsKeyedOnlyAfterSetKey(String engine) {
     open(engine);
     IllegalStateException e =
@@ -339,12 +384,7 @@ class BackendStateInternalsTest {
     internals.state(GLOBAL, SUM).add(5);
     internals.state(WINDOW_NS, EARLIEST).add(new Instant(2_000));
     timerInternals.setTimer(
-        WINDOW_NS,
-        "t",
-        "",
-        new Instant(9_999),
-        new Instant(9_999),
-        org.apache.beam.sdk.state.TimeDomain.EVENT_TIME);
+        WINDOW_NS, "t", "", new Instant(9_999), new Instant(9_999), TimeDomain.EVENT_TIME);
 
     var handle = backend.snapshot(1, tmp.resolve("snap-1"));
 
@@ -358,10 +398,13 @@ class BackendStateInternalsTest {
     internals.state(WINDOW_NS, EARLIEST).clear();
     internals.state(GLOBAL, EARLIEST).add(new Instant(1));
     timerInternals.deleteTimer(WINDOW_NS, "t", "");
+    // Draining teaches the store that no event-time timer is left; afterRestore must forget that.
+    assertNull(timers.pollFirstBefore(TimeDomain.EVENT_TIME, BoundedWindow.TIMESTAMP_MAX_VALUE));
     internals.setKey("other");
     internals.state(GLOBAL, VALUE).write("other");
 
     backend.restore(handle);
+    timers.afterRestore();
 
     assertNull(internals.state(GLOBAL, VALUE).read());
     internals.setKey("k");
@@ -376,11 +419,9 @@ class BackendStateInternalsTest {
     assertEquals(5, internals.state(GLOBAL, SUM).read());
     assertNull(internals.state(GLOBAL, EARLIEST).read());
     assertEquals(new Instant(2_000), internals.minimumWatermarkHold());
-    assertEquals(
-        new Instant(9_999), timers.nextTimestamp(org.apache.beam.sdk.state.TimeDomain.EVENT_TIME));
+    assertEquals(new Instant(9_999), timers.nextTimestamp(TimeDomain.EVENT_TIME));
     KeyedTimer fired =
-        timers.pollFirstBefore(
-            org.apache.beam.sdk.state.TimeDomain.EVENT_TIME, BoundedWindow.TIMESTAMP_MAX_VALUE);
+        timers.pollFirstBefore(TimeDomain.EVENT_TIME, BoundedWindow.TIMESTAMP_MAX_VALUE);
     assertEquals("t", fired.timer().getTimerId());
     assertEquals(WINDOW_NS, fired.timer().getNamespace());
   }

@@ -90,6 +90,34 @@ class BackendTimerStoreTest {
 
   @ParameterizedTest
   @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  void aTimerSetBehindEarlierPollsStillFires(String engine) {
+    open(engine);
+    store.setTimer(KEY_A, eventTimer("late", W1, 100, 100));
+    assertTrue(drain(TimeDomain.EVENT_TIME, new Instant(50)).isEmpty());
+    assertEquals(new Instant(100), store.nextTimestamp(TimeDomain.EVENT_TIME));
+    store.setTimer(KEY_B, eventTimer("early", W1, 10, 10));
+    assertEquals(new Instant(10), store.nextTimestamp(TimeDomain.EVENT_TIME));
+    assertEquals(List.of("b:early@10"), drain(TimeDomain.EVENT_TIME, new Instant(50)));
+    assertEquals(
+        List.of("a:late@100"), drain(TimeDomain.EVENT_TIME, BoundedWindow.TIMESTAMP_MAX_VALUE));
+    assertNull(store.nextTimestamp(TimeDomain.EVENT_TIME));
+    store.setTimer(KEY_B, eventTimer("again", W1, -1, -1));
+    assertEquals(new Instant(-1), store.nextTimestamp(TimeDomain.EVENT_TIME));
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  void resettingAnUnchangedTimerKeepsExactlyOneEntry(String engine) {
+    open(engine);
+    for (int i = 0; i < 3; i++) {
+      store.setTimer(KEY_A, eventTimer("gc", W1, 99, 99));
+    }
+    assertEquals(List.of("a:gc@99"), drain(TimeDomain.EVENT_TIME, new Instant(100)));
+    assertEquals(BoundedWindow.TIMESTAMP_MAX_VALUE, store.minimumOutputTimestamp());
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void equalTimestampsFireInKeyThenIdentityOrder(String engine) {
     open(engine);
     store.setTimer(KEY_B, eventTimer("x", W1, 10, 10));

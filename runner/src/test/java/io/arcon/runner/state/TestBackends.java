@@ -12,7 +12,7 @@ final class TestBackends {
 
   /** Every engine; parameterized tests use it through {@code @MethodSource}. */
   static List<String> engines() {
-    return List.of("heap");
+    return List.of("heap", "rocksdb", "lmdb");
   }
 
   static StateBackend open(String engine, Path dir) {

@@ -160,7 +160,7 @@ public final class SnapshotManifest {
           "Cannot read " + manifestPath + " (" + e + "): the snapshot cannot be restored", e);
     }
     SnapshotManifest manifest = parse(manifestPath, text);
-    if (!manifest.engine.equals(expectedEngine) || !handle.engine().equals(expectedEngine)) {
+    if (!manifest.engine.equals(expectedEngine) || !expectedEngine.equals(handle.engine())) {
       throw new IllegalArgumentException(
           "Snapshot "
               + directory

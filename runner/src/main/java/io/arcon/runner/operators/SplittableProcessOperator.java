@@ -1,0 +1,308 @@
+package io.arcon.runner.operators;
+
+import io.arcon.runner.metrics.OperatorMetrics;
+import io.arcon.runner.state.KeyedTimer;
+import io.arcon.runtime.graph.KeyedElement;
+import io.arcon.runtime.operator.Operator;
+import io.arcon.runtime.operator.OperatorContext;
+import io.arcon.runtime.operator.Output;
+import java.io.Closeable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.apache.beam.runners.core.DoFnRunners;
+import org.apache.beam.runners.core.InMemoryStateInternals;
+import org.apache.beam.runners.core.KeyedWorkItem;
+import org.apache.beam.runners.core.KeyedWorkItems;
+import org.apache.beam.runners.core.OutputAndTimeBoundedSplittableProcessElementInvoker;
+import org.apache.beam.runners.core.ProcessFnRunner;
+import org.apache.beam.runners.core.SideInputHandler;
+import org.apache.beam.runners.core.SplittableParDoViaKeyedWorkItems;
+import org.apache.beam.runners.core.StateInternals;
+import org.apache.beam.runners.core.StepContext;
+import org.apache.beam.runners.core.TimerInternals;
+import org.apache.beam.runners.core.metrics.MetricsContainerImpl;
+import org.apache.beam.sdk.coders.ByteArrayCoder;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.metrics.MetricsEnvironment;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.DoFnSchemaInformation;
+import org.apache.beam.sdk.util.WindowedValueMultiReceiver;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollectionView;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.WindowedValue;
+import org.apache.beam.sdk.values.WindowedValues;
+import org.apache.beam.sdk.values.WindowingStrategy;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+
+/**
+ * Runs a splittable DoFn via runners-core's {@link SplittableParDoViaKeyedWorkItems.ProcessFn}:
+ * each (element, restriction) is processed for a bounded number of outputs and time, then
+ * checkpointed; the residual restriction waits in keyed state for a processing-time timer. The
+ * operator has pending work while residuals remain, so its node does not finish before they are
+ * done. Watermark estimators hold the output watermark through watermark-hold state.
+ */
+public final class SplittableProcessOperator<InT, OutT, RestT> implements Operator {
+  private static final int MAX_OUTPUTS_PER_CALL = 10_000;
+  private static final Duration MAX_DURATION_PER_CALL = Duration.standardSeconds(10);
+
+  /** What the operator needs. */
+  public record Spec<InT, OutT, RestT>(
+      String stepName,
+      SplittableParDoViaKeyedWorkItems.ProcessElements<InT, OutT, RestT, ?, ?> transform,
+      PipelineOptions options,
+      Coder<KeyedWorkItem<byte[], KV<InT, RestT>>> inputCoder,
+      Map<TupleTag<?>, Coder<?>> outputCoders,
+      Map<TupleTag<?>, Integer> outputIndexes,
+      WindowingStrategy<?, ?> windowingStrategy,
+      String stateEngine,
+      OperatorMetrics metrics) {}
+
+  private final Spec<InT, OutT, RestT> spec;
+  private OperatorContext context;
+  private MetricsContainerImpl metricsContainer;
+  private KeyedStateContext<byte[]> keyed;
+  private ProcessFnRunner<InT, OutT, RestT> runner;
+  private SplittableParDoViaKeyedWorkItems.ProcessFn<InT, OutT, RestT, ?, ?> processFn;
+  private SideInputReadiness sideInputs;
+  private ScheduledExecutorService checkpointTimer;
+  private final BundleFinalizers finalizers = new BundleFinalizers();
+  private final List<WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>>> pushedBack =
+      new ArrayList<>();
+  private long inputWatermark = Long.MIN_VALUE;
+
+  public SplittableProcessOperator(Spec<InT, OutT, RestT> spec) {
+    this.spec = spec;
+  }
+
+  @Override
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public void open(OperatorContext ctx) throws Exception {
+    this.context = ctx;
+    this.metricsContainer = spec.metrics().container();
+    // Each parallel instance owns its DoFn: lifecycle methods run once per instance.
+    DoFn<InT, OutT> fn = org.apache.beam.sdk.util.SerializableUtils.clone(spec.transform().getFn());
+    processFn = spec.transform().newProcessFn(fn);
+    // Timers and state are namespaced by the windows of the SDF's own input, not by the global
+    // window the work items travel in.
+    keyed =
+        new KeyedStateContext<>(
+            spec.stateEngine(),
+            ctx.stateDirectory(),
+            ByteArrayCoder.of(),
+            processFn.getInputWindowingStrategy().getWindowFn().windowCoder());
+    Output output = ctx.output();
+    Map<TupleTag<?>, Integer> indexes = spec.outputIndexes();
+    WindowedValueMultiReceiver receiver =
+        new WindowedValueMultiReceiver() {
+          @Override
+          public <T> void output(TupleTag<T> tag, WindowedValue<T> value) {
+            Integer index = indexes.get(tag);
+            if (index != null) {
+              output.emit(index, value);
+            }
+          }
+        };
+    List<PCollectionView<?>> views = spec.transform().getSideInputs();
+    sideInputs =
+        new SideInputReadiness(
+            new SideInputHandler(views, InMemoryStateInternals.<Void>forKey(null)), views);
+    checkpointTimer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "arcon-sdf-checkpoint");
+              t.setDaemon(true);
+              return t;
+            });
+    processFn.setStateInternalsFactory(key -> keyed.stateInternals);
+    processFn.setTimerInternalsFactory(key -> keyed.timerInternals);
+    processFn.setSideInputReader(sideInputs);
+    processFn.setProcessElementInvoker(
+        new OutputAndTimeBoundedSplittableProcessElementInvoker(
+            fn,
+            spec.options(),
+            receiver,
+            spec.transform().getMainOutputTag(),
+            sideInputs,
+            checkpointTimer,
+            MAX_OUTPUTS_PER_CALL,
+            MAX_DURATION_PER_CALL,
+            () -> finalizers));
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      processFn.setup(spec.options());
+    }
+    StepContext stepContext =
+        new StepContext() {
+          @Override
+          public StateInternals stateInternals() {
+            return keyed.stateInternals;
+          }
+
+          @Override
+          public TimerInternals timerInternals() {
+            return keyed.timerInternals;
+          }
+
+          @Override
+          public DoFn.BundleFinalizer bundleFinalizer() {
+            return finalizers;
+          }
+        };
+    runner =
+        DoFnRunners.newProcessFnRunner(
+            (SplittableParDoViaKeyedWorkItems.ProcessFn) processFn,
+            spec.options(),
+            views,
+            sideInputs,
+            receiver,
+            spec.transform().getMainOutputTag(),
+            spec.transform().getAdditionalOutputTags().getAll(),
+            stepContext,
+            spec.inputCoder(),
+            spec.outputCoders(),
+            spec.windowingStrategy(),
+            DoFnSchemaInformation.create(),
+            spec.transform().getSideInputMapping());
+  }
+
+  @Override
+  public void startBundle() throws Exception {
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      runner.startBundle();
+    }
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public void processElement(int port, Object element) throws Exception {
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      if (port > 0) {
+        sideInputs.add(
+            spec.transform().getSideInputs().get(port - 1), (WindowedValue<Iterable<?>>) element);
+        retryPushedBack();
+        return;
+      }
+      KeyedElement ke = (KeyedElement) element;
+      WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>> item =
+          (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>>) ke.element();
+      keyed.setCurrentKey(ke.keyBytes(), item.getValue().key(), item.getTimestamp());
+      for (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>> pushed :
+          runner.processElementInReadyWindows(item)) {
+        pushedBack.add(pushed);
+      }
+    }
+  }
+
+  private void retryPushedBack() throws Exception {
+    if (pushedBack.isEmpty()) {
+      return;
+    }
+    List<WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>>> retry = new ArrayList<>(pushedBack);
+    pushedBack.clear();
+    for (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>> item : retry) {
+      byte[] key = item.getValue().key();
+      keyed.setCurrentKey(
+          org.apache.beam.sdk.util.CoderUtils.encodeToByteArray(ByteArrayCoder.of(), key),
+          key,
+          item.getTimestamp());
+      for (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>> pushed :
+          runner.processElementInReadyWindows(item)) {
+        pushedBack.add(pushed);
+      }
+    }
+  }
+
+  @Override
+  public void advancePortWatermark(int port, long watermark) throws Exception {
+    if (port > 0) {
+      try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+        sideInputs.advanceWatermark(spec.transform().getSideInputs().get(port - 1), watermark);
+        retryPushedBack();
+      }
+    }
+  }
+
+  @Override
+  public void advanceWatermark(long watermark) throws Exception {
+    if (watermark <= inputWatermark) {
+      return;
+    }
+    inputWatermark = watermark;
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      keyed.setWatermarks(watermark, new Instant(context.currentProcessingTime()));
+      KeyedTimer timer;
+      while ((timer = keyed.pollEventTimer(watermark)) != null) {
+        fire(timer);
+      }
+    }
+  }
+
+  @Override
+  public void advanceProcessingTime(long nowMillis) throws Exception {
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      keyed.setWatermarks(inputWatermark, new Instant(nowMillis));
+      KeyedTimer timer;
+      while ((timer = keyed.pollProcessingTimer(nowMillis)) != null) {
+        fire(timer);
+      }
+    }
+  }
+
+  private void fire(KeyedTimer timer) {
+    byte[] key = keyed.setCurrentKeyForTimer(timer);
+    KeyedWorkItem<byte[], KV<InT, RestT>> item =
+        KeyedWorkItems.timersWorkItem(key, List.of(timer.timer()));
+    for (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>> pushed :
+        runner.processElementInReadyWindows(WindowedValues.valueInGlobalWindow(item))) {
+      pushedBack.add(pushed);
+    }
+  }
+
+  @Override
+  public long nextProcessingTimeWakeup() {
+    return keyed.nextProcessingTimeWakeup();
+  }
+
+  @Override
+  public boolean hasPendingWork() {
+    return keyed.nextProcessingTimeWakeup() != Long.MAX_VALUE || !pushedBack.isEmpty();
+  }
+
+  @Override
+  public long outputWatermarkHold() {
+    long hold = keyed.hold(true);
+    for (WindowedValue<?> v : pushedBack) {
+      hold = Math.min(hold, v.getTimestamp().getMillis());
+    }
+    return hold;
+  }
+
+  @Override
+  public void finishBundle() throws Exception {
+    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
+      runner.finishBundle();
+      finalizers.finalizeBundle();
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      if (processFn != null) {
+        processFn.tearDown();
+      }
+    } finally {
+      if (checkpointTimer != null) {
+        checkpointTimer.shutdownNow();
+      }
+      if (keyed != null) {
+        keyed.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,144 @@
+package io.arcon.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.io.GenerateSequence;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Distribution;
+import org.apache.beam.sdk.metrics.Gauge;
+import org.apache.beam.sdk.metrics.MetricNameFilter;
+import org.apache.beam.sdk.metrics.MetricQueryResults;
+import org.apache.beam.sdk.metrics.MetricResult;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.metrics.MetricsFilter;
+import org.apache.beam.sdk.metrics.StringSet;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.junit.jupiter.api.Test;
+
+/** Failure, cancellation, timeouts and metrics of {@link ArconPipelineResult}. */
+class PipelineResultTest {
+
+  private static Pipeline pipeline(Class<? extends org.apache.beam.sdk.PipelineRunner<?>> runner) {
+    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
+    options.setRunner(runner);
+    options.setParallelism(2);
+    return Pipeline.create(options);
+  }
+
+  static final class UserFailure extends RuntimeException {
+    UserFailure(String message) {
+      super(message);
+    }
+  }
+
+  static final class FailOn extends DoFn<Long, Long> {
+    private final long failAt;
+
+    FailOn(long failAt) {
+      this.failAt = failAt;
+    }
+
+    @ProcessElement
+    public void process(@Element Long x, OutputReceiver<Long> out) {
+      if (x == failAt) {
+        throw new UserFailure("bad element " + x);
+      }
+      out.output(x);
+    }
+  }
+
+  @Test
+  void aThrowingDoFnFailsThePipelineWithTheUsersException() {
+    Pipeline p = pipeline(ArconRunner.class);
+    p.apply(GenerateSequence.from(0).to(100_000)).apply(ParDo.of(new FailOn(5_000)));
+    PipelineResult result = p.run();
+    Pipeline.PipelineExecutionException e =
+        assertThrows(
+            Pipeline.PipelineExecutionException.class,
+            () ->
+                org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                    Duration.ofSeconds(60), () -> result.waitUntilFinish()));
+    assertInstanceOf(UserFailure.class, e.getCause());
+    assertEquals("bad element 5000", e.getCause().getMessage());
+    assertEquals(PipelineResult.State.FAILED, result.getState());
+  }
+
+  @Test
+  void anUnboundedPipelineKeepsRunningUntilCancelled() throws Exception {
+    Pipeline p = pipeline(ArconRunner.class);
+    p.apply(GenerateSequence.from(0).withRate(1000, org.joda.time.Duration.standardSeconds(1)))
+        .apply(ParDo.of(new FailOn(-1)));
+    PipelineResult result = p.run();
+    assertEquals(
+        PipelineResult.State.RUNNING,
+        result.waitUntilFinish(org.joda.time.Duration.millis(500)),
+        "waitUntilFinish(Duration) returns the state when the time is up");
+    assertEquals(PipelineResult.State.CANCELLED, result.cancel());
+    assertEquals(PipelineResult.State.CANCELLED, result.getState());
+  }
+
+  static final class ReportMetrics extends DoFn<Long, Long> {
+    private final Counter counter = Metrics.counter(ReportMetrics.class, "elements");
+    private final Distribution dist = Metrics.distribution(ReportMetrics.class, "values");
+    private final Gauge gauge = Metrics.gauge(ReportMetrics.class, "last");
+    private final StringSet parity = Metrics.stringSet(ReportMetrics.class, "parity");
+
+    @ProcessElement
+    public void process(@Element Long x, OutputReceiver<Long> out) {
+      counter.inc();
+      dist.update(x);
+      gauge.set(7);
+      parity.add(x % 2 == 0 ? "even" : "odd");
+      out.output(x);
+    }
+  }
+
+  @Test
+  void beamMetricsAreReported() {
+    Pipeline p = pipeline(TestArconRunner.class);
+    p.apply(GenerateSequence.from(1).to(1001)).apply("Report", ParDo.of(new ReportMetrics()));
+    PipelineResult result = p.run();
+    MetricQueryResults q =
+        result
+            .metrics()
+            .queryMetrics(
+                MetricsFilter.builder()
+                    .addNameFilter(MetricNameFilter.inNamespace(ReportMetrics.class))
+                    .build());
+    Map<String, Long> counters = new HashMap<>();
+    for (MetricResult<Long> c : q.getCounters()) {
+      counters.put(c.getName().getName(), c.getCommitted());
+      assertTrue(c.getKey().stepName().contains("Report"), c.getKey().stepName());
+    }
+    assertEquals(Map.of("elements", 1000L), counters);
+    MetricResult<org.apache.beam.sdk.metrics.DistributionResult> d =
+        q.getDistributions().iterator().next();
+    assertEquals(1000, d.getCommitted().getCount());
+    assertEquals(500_500, d.getCommitted().getSum());
+    assertEquals(1, d.getCommitted().getMin());
+    assertEquals(1000, d.getCommitted().getMax());
+    assertEquals(7, q.getGauges().iterator().next().getCommitted().getValue());
+    assertEquals(
+        Set.of("even", "odd"), q.getStringSets().iterator().next().getCommitted().getStringSet());
+  }
+
+  @Test
+  void badOptionsAreRefusedWithAClearMessage() {
+    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
+    options.setParallelism(0);
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ArconRunner.fromOptions(options));
+    assertTrue(e.getMessage().contains("--parallelism"), e.getMessage());
+  }
+}

@@ -1,0 +1,357 @@
+package io.arcon.state.rocksdb;
+
+import io.arcon.state.CloseableIterator;
+import io.arcon.state.SnapshotHandle;
+import io.arcon.state.StateBackend;
+import io.arcon.state.StateBackendException;
+import io.arcon.state.StateEntry;
+import io.arcon.state.StateTable;
+import io.arcon.state.snapshot.FileTrees;
+import io.arcon.state.snapshot.SnapshotManifest;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.Checkpoint;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.StringAppendOperator;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The LSM engine for write-heavy and larger-than-memory state: one RocksDB per backend in {@code
+ * <directory>/rocksdb}, one column family per table.
+ *
+ * <p>Durability: writes skip the write-ahead log (the epoch snapshots are what recovery uses), so
+ * after a process kill a reopened directory holds exactly what was in SST files: every write before
+ * the last {@link #flush()}, {@link #snapshot} or clean {@link #close()}, plus whatever RocksDB had
+ * flushed on its own because a memtable filled up. Writes after that are lost.
+ */
+public final class RocksDbStateBackend implements StateBackend {
+  public static final String ENGINE = "rocksdb";
+
+  /** Column families carry this prefix so no table name can collide with RocksDB's "default". */
+  private static final String TABLE_PREFIX = "t.";
+
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  private final Path root;
+  private final Path dbPath;
+  private final LRUCache blockCache;
+  private final BloomFilter bloomFilter;
+  private final StringAppendOperator appendOperator;
+  private final ColumnFamilyOptions columnFamilyOptions;
+  private final DBOptions dbOptions;
+  private final WriteOptions writeOptions;
+  private final FlushOptions flushOptions;
+
+  private final Map<String, RocksDbStateTable> tables = new LinkedHashMap<>();
+  private final Set<RocksDbScan> openScans = Collections.newSetFromMap(new IdentityHashMap<>());
+  private RocksDB db;
+  private ColumnFamilyHandle defaultHandle;
+  private boolean closed;
+
+  public RocksDbStateBackend(Path directory, RocksDbOptions options) {
+    this.root = directory;
+    this.dbPath = directory.resolve("rocksdb");
+    this.blockCache = new LRUCache(options.blockCacheBytes());
+    this.bloomFilter = new BloomFilter(10);
+    this.appendOperator = new StringAppendOperator("");
+    BlockBasedTableConfig tableConfig =
+        new BlockBasedTableConfig().setBlockCache(blockCache).setFilterPolicy(bloomFilter);
+    this.columnFamilyOptions =
+        new ColumnFamilyOptions()
+            .setMergeOperator(appendOperator)
+            .setWriteBufferSize(options.writeBufferBytes())
+            .setMaxWriteBufferNumber(options.maxWriteBufferNumber())
+            .setTableFormatConfig(tableConfig);
+    this.dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
+    this.writeOptions = new WriteOptions().setDisableWAL(true);
+    this.flushOptions = new FlushOptions().setWaitForFlush(true);
+    try {
+      openDb();
+    } catch (RuntimeException e) {
+      closeOptions();
+      throw e;
+    }
+  }
+
+  @Override
+  public String engine() {
+    return ENGINE;
+  }
+
+  @Override
+  public StateTable table(String name) {
+    RocksDbStateTable table = tables.get(name);
+    if (table != null) {
+      return table;
+    }
+    if (name == null || name.isEmpty()) {
+      throw new IllegalArgumentException("A state table needs a non-empty name");
+    }
+    table = new RocksDbStateTable(this, name, createColumnFamily(name));
+    tables.put(name, table);
+    return table;
+  }
+
+  @Override
+  public Collection<String> tableNames() {
+    return List.copyOf(tables.keySet());
+  }
+
+  @Override
+  public long approximateSizeBytes() {
+    long total = 0;
+    for (RocksDbStateTable table : tables.values()) {
+      total += table.approximateSizeBytes();
+    }
+    return total;
+  }
+
+  @Override
+  public void flush() {
+    try {
+      db().flush(flushOptions, allHandles());
+    } catch (RocksDBException e) {
+      throw new StateBackendException("RocksDB flush of " + dbPath + " failed: " + e, e);
+    }
+  }
+
+  @Override
+  public SnapshotHandle snapshot(long epoch, Path directory) {
+    RocksDB current = db();
+    FileTrees.requireEmptyOrAbsent(directory);
+    try {
+      // A checkpoint refuses an existing directory; an empty one is allowed by the SPI.
+      Files.deleteIfExists(directory);
+      Files.createDirectories(directory.toAbsolutePath().getParent());
+    } catch (IOException e) {
+      throw new StateBackendException("Cannot prepare snapshot directory " + directory, e);
+    }
+    // Memtables are not in any file (no WAL), so they must reach SST files before the
+    // checkpoint links them.
+    flush();
+    try (Checkpoint checkpoint = Checkpoint.create(current)) {
+      checkpoint.createCheckpoint(directory.toString());
+    } catch (RocksDBException e) {
+      throw new StateBackendException(
+          "RocksDB checkpoint into " + directory + " failed: " + e.getMessage(), e);
+    }
+    return SnapshotManifest.write(ENGINE, epoch, directory);
+  }
+
+  @Override
+  public void restore(SnapshotHandle handle) {
+    db();
+    SnapshotManifest manifest = SnapshotManifest.verify(handle, ENGINE);
+    // Stage a private copy first: a failed copy leaves the running database untouched, and the
+    // copy (not the snapshot's files) is what the reopened database will write to.
+    Path staging = root.resolve("rocksdb.restoring");
+    Path previous = root.resolve("rocksdb.previous");
+    FileTrees.deleteRecursively(staging);
+    FileTrees.deleteRecursively(previous);
+    FileTrees.copySnapshotFiles(manifest, handle.directory(), staging);
+
+    closeDb();
+    try {
+      Files.move(dbPath, previous, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(staging, dbPath, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      reopenAfterFailedRestore(previous);
+      throw new StateBackendException(
+          "Cannot swap the restored RocksDB files into " + dbPath + ": " + e, e);
+    }
+    try {
+      openDb();
+    } catch (RuntimeException e) {
+      FileTrees.deleteRecursively(dbPath);
+      reopenAfterFailedRestore(previous);
+      throw new StateBackendException(
+          "The restored snapshot " + handle.directory() + " does not open: " + e.getMessage(), e);
+    }
+    FileTrees.deleteRecursively(previous);
+  }
+
+  private void reopenAfterFailedRestore(Path previous) {
+    try {
+      if (Files.exists(previous) && !Files.exists(dbPath)) {
+        Files.move(previous, dbPath, StandardCopyOption.ATOMIC_MOVE);
+      }
+    } catch (IOException e) {
+      throw new StateBackendException(
+          "Restore failed and the previous RocksDB files in " + previous + " could not be put back",
+          e);
+    }
+    openDb();
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      if (db != null) {
+        // Without a WAL, only flushed memtables are on disk; a clean close keeps every write.
+        flush();
+      }
+    } finally {
+      closeDb();
+      closeOptions();
+    }
+  }
+
+  @Override
+  public void dispose() {
+    if (!closed) {
+      closed = true;
+      closeDb();
+      closeOptions();
+    }
+    FileTrees.deleteRecursively(dbPath);
+    FileTrees.deleteRecursively(root.resolve("rocksdb.restoring"));
+    FileTrees.deleteRecursively(root.resolve("rocksdb.previous"));
+    FileTrees.deleteIfEmpty(root);
+  }
+
+  // ------------------------------------------------------------------ used by tables and scans
+
+  RocksDB db() {
+    RocksDB current = db;
+    if (current == null) {
+      throw new IllegalStateException("The rocksdb state backend at " + root + " is closed");
+    }
+    return current;
+  }
+
+  WriteOptions writeOptions() {
+    return writeOptions;
+  }
+
+  CloseableIterator<StateEntry> openScan(RocksDbStateTable table, byte[] from, byte[] to) {
+    RocksDbScan scan = new RocksDbScan(this, table, from, to);
+    openScans.add(scan);
+    return scan;
+  }
+
+  void scanClosed(RocksDbScan scan) {
+    openScans.remove(scan);
+  }
+
+  // ------------------------------------------------------------------ lifecycle internals
+
+  private void openDb() {
+    try {
+      Files.createDirectories(dbPath);
+      List<byte[]> families = existingColumnFamilies();
+      List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+      descriptors.add(
+          new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, columnFamilyOptions));
+      for (byte[] family : families) {
+        if (!java.util.Arrays.equals(family, RocksDB.DEFAULT_COLUMN_FAMILY)) {
+          descriptors.add(new ColumnFamilyDescriptor(family, columnFamilyOptions));
+        }
+      }
+      List<ColumnFamilyHandle> handles = new ArrayList<>();
+      db = RocksDB.open(dbOptions, dbPath.toString(), descriptors, handles);
+      defaultHandle = handles.get(0);
+      Map<String, ColumnFamilyHandle> byTable = new LinkedHashMap<>();
+      for (int i = 1; i < handles.size(); i++) {
+        String family = new String(descriptors.get(i).getName(), StandardCharsets.UTF_8);
+        if (family.startsWith(TABLE_PREFIX)) {
+          byTable.put(family.substring(TABLE_PREFIX.length()), handles.get(i));
+        }
+      }
+      // Tables handed out before a restore keep working: re-bind them, recreating (empty) the
+      // ones the snapshot does not have.
+      for (RocksDbStateTable table : tables.values()) {
+        ColumnFamilyHandle h = byTable.remove(table.name());
+        table.rebind(h != null ? h : createColumnFamily(table.name()));
+      }
+      for (Map.Entry<String, ColumnFamilyHandle> e : byTable.entrySet()) {
+        tables.put(e.getKey(), new RocksDbStateTable(this, e.getKey(), e.getValue()));
+      }
+    } catch (RocksDBException | IOException e) {
+      throw new StateBackendException("Cannot open RocksDB at " + dbPath + ": " + e, e);
+    }
+  }
+
+  private List<byte[]> existingColumnFamilies() throws RocksDBException {
+    if (!Files.exists(dbPath.resolve("CURRENT"))) {
+      return List.of();
+    }
+    try (Options options = new Options(dbOptions, columnFamilyOptions)) {
+      return RocksDB.listColumnFamilies(options, dbPath.toString());
+    }
+  }
+
+  private ColumnFamilyHandle createColumnFamily(String name) {
+    try {
+      return db().createColumnFamily(
+              new ColumnFamilyDescriptor(
+                  (TABLE_PREFIX + name).getBytes(StandardCharsets.UTF_8), columnFamilyOptions));
+    } catch (RocksDBException e) {
+      throw new StateBackendException(
+          "Cannot create RocksDB column family for table '" + name + "': " + e.getMessage(), e);
+    }
+  }
+
+  private List<ColumnFamilyHandle> allHandles() {
+    List<ColumnFamilyHandle> handles = new ArrayList<>(tables.size() + 1);
+    handles.add(defaultHandle);
+    for (RocksDbStateTable table : tables.values()) {
+      handles.add(table.handle());
+    }
+    return handles;
+  }
+
+  private void closeDb() {
+    // Native iterators must not outlive the database they read.
+    for (RocksDbScan scan : new ArrayList<>(openScans)) {
+      scan.close();
+    }
+    if (db == null) {
+      return;
+    }
+    for (RocksDbStateTable table : tables.values()) {
+      if (table.handle() != null) {
+        table.handle().close();
+      }
+    }
+    defaultHandle.close();
+    db.close();
+    db = null;
+  }
+
+  private void closeOptions() {
+    writeOptions.close();
+    flushOptions.close();
+    dbOptions.close();
+    columnFamilyOptions.close();
+    appendOperator.close();
+    bloomFilter.close();
+    blockCache.close();
+  }
+}

@@ -1,0 +1,144 @@
+package io.arcon.state.rocksdb;
+
+import io.arcon.state.CloseableIterator;
+import io.arcon.state.KeyBytes;
+import io.arcon.state.ListFraming;
+import io.arcon.state.StateBackendException;
+import io.arcon.state.StateEntry;
+import io.arcon.state.StateTable;
+import java.util.List;
+import java.util.Objects;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+
+/** A rocksdb table: one column family. The handle is re-bound when the backend restores. */
+final class RocksDbStateTable implements StateTable {
+  private final RocksDbStateBackend owner;
+  private final String name;
+  private ColumnFamilyHandle handle;
+
+  RocksDbStateTable(RocksDbStateBackend owner, String name, ColumnFamilyHandle handle) {
+    this.owner = owner;
+    this.name = name;
+    this.handle = handle;
+  }
+
+  void rebind(ColumnFamilyHandle handle) {
+    this.handle = handle;
+  }
+
+  ColumnFamilyHandle handle() {
+    return handle;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public byte[] get(byte[] key) {
+    try {
+      return owner.db().get(handle, key);
+    } catch (RocksDBException e) {
+      throw failure("get", e);
+    }
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value) {
+    Objects.requireNonNull(value, "value");
+    try {
+      owner.db().put(handle, owner.writeOptions(), key, value);
+    } catch (RocksDBException e) {
+      throw failure("put", e);
+    }
+  }
+
+  @Override
+  public void delete(byte[] key) {
+    try {
+      owner.db().delete(handle, owner.writeOptions(), key);
+    } catch (RocksDBException e) {
+      throw failure("delete", e);
+    }
+  }
+
+  @Override
+  public void deleteRange(byte[] fromInclusive, byte[] toExclusive) {
+    Objects.requireNonNull(fromInclusive, "fromInclusive");
+    Objects.requireNonNull(toExclusive, "toExclusive");
+    if (KeyBytes.compare(fromInclusive, toExclusive) >= 0) {
+      return; // RocksDB refuses an inverted range; the contract says it is empty
+    }
+    try {
+      owner.db().deleteRange(handle, owner.writeOptions(), fromInclusive, toExclusive);
+    } catch (RocksDBException e) {
+      throw failure("deleteRange", e);
+    }
+  }
+
+  @Override
+  public void deletePrefix(byte[] prefix) {
+    byte[] end = KeyBytes.prefixEnd(prefix);
+    if (end != null) {
+      deleteRange(prefix, end);
+      return;
+    }
+    // An all-0xff (or empty) prefix has no end key; its keys run to the end of the table, so
+    // one range tombstone up to the last key plus a point delete of that key covers them.
+    try (RocksIterator it = owner.db().newIterator(handle)) {
+      it.seekToLast();
+      if (!it.isValid()) {
+        it.status();
+        return;
+      }
+      byte[] last = it.key();
+      if (KeyBytes.compare(last, prefix) < 0) {
+        return;
+      }
+      deleteRange(prefix, last);
+      delete(last);
+    } catch (RocksDBException e) {
+      throw failure("deletePrefix", e);
+    }
+  }
+
+  @Override
+  public void append(byte[] key, byte[] element) {
+    Objects.requireNonNull(element, "element");
+    try {
+      // The merge operator concatenates with an empty delimiter, so the stored value is exactly
+      // the ListFraming frames in append order and an append never reads the list.
+      owner.db().merge(handle, owner.writeOptions(), key, ListFraming.frame(element));
+    } catch (RocksDBException e) {
+      throw failure("append", e);
+    }
+  }
+
+  @Override
+  public List<byte[]> getList(byte[] key) {
+    return ListFraming.decode(get(key));
+  }
+
+  @Override
+  public CloseableIterator<StateEntry> scan(byte[] fromInclusive, byte[] toExclusive) {
+    return owner.openScan(this, fromInclusive, toExclusive);
+  }
+
+  @Override
+  public long approximateSizeBytes() {
+    try {
+      return owner.db().getLongProperty(handle, "rocksdb.estimate-live-data-size")
+          + owner.db().getLongProperty(handle, "rocksdb.cur-size-all-mem-tables");
+    } catch (RocksDBException e) {
+      throw failure("approximateSizeBytes", e);
+    }
+  }
+
+  private StateBackendException failure(String operation, RocksDBException e) {
+    return new StateBackendException(
+        "RocksDB " + operation + " on table '" + name + "' failed: " + e.getMessage(), e);
+  }
+}
