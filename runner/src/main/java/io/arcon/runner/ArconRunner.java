@@ -13,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
+import org.apache.beam.runners.core.metrics.MetricsPusher;
+import org.apache.beam.sdk.metrics.MetricsOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineRunner;
 import org.apache.beam.sdk.metrics.MetricsEnvironment;
@@ -89,7 +91,10 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             translation.manualClock() != null,
             translation.activity());
     JobMonitor monitor = JobExecutor.start(options.getJobName(), graph, config);
-    return new ArconPipelineResult(monitor, metrics, stateRoot);
+    ArconPipelineResult result = new ArconPipelineResult(monitor, metrics, stateRoot);
+    // Pushes metrics to --metricsSink every --metricsPushPeriod when a sink is configured.
+    new MetricsPusher(metrics, options.as(MetricsOptions.class), result).start();
+    return result;
   }
 
   @Override

@@ -292,11 +292,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       return;
     }
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      keyed.setWatermarks(effective, new Instant(context.currentProcessingTime()));
-      KeyedTimer timer;
-      while ((timer = keyed.pollEventTimer(effective)) != null) {
-        fire(timer);
-      }
+      keyed.fireEventTimers(effective, context.currentProcessingTime(), this::fire);
     }
   }
 
@@ -306,11 +302,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       return;
     }
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      keyed.setWatermarks(inputWatermark, new Instant(nowMillis));
-      KeyedTimer timer;
-      while ((timer = keyed.pollProcessingTimer(nowMillis)) != null) {
-        fire(timer);
-      }
+      keyed.fireProcessingTimers(inputWatermark, nowMillis, this::fire);
     }
   }
 

@@ -149,22 +149,14 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
     }
     inputWatermark = watermark;
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      keyed.setWatermarks(watermark, new Instant(context.currentProcessingTime()));
-      KeyedTimer timer;
-      while ((timer = keyed.pollEventTimer(watermark)) != null) {
-        fire(timer);
-      }
+      keyed.fireEventTimers(watermark, context.currentProcessingTime(), this::fire);
     }
   }
 
   @Override
   public void advanceProcessingTime(long nowMillis) throws Exception {
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      keyed.setWatermarks(inputWatermark, new Instant(nowMillis));
-      KeyedTimer timer;
-      while ((timer = keyed.pollProcessingTimer(nowMillis)) != null) {
-        fire(timer);
-      }
+      keyed.fireProcessingTimers(inputWatermark, nowMillis, this::fire);
     }
   }
 

@@ -8,6 +8,7 @@ import io.arcon.state.StateBackend;
 import io.arcon.state.StateBackendConfig;
 import io.arcon.state.StateBackends;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.state.TimeDomain;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
@@ -61,6 +62,24 @@ final class KeyedStateContext<K> implements AutoCloseable {
     timerInternals.setInputWatermark(Watermarks.toInstant(inputWatermark));
     timerInternals.setProcessingTime(processingTime);
     timerInternals.setSynchronizedProcessingTime(processingTime);
+  }
+
+  /** Fires, in timestamp order, every event-time timer before {@code watermark}. */
+  void fireEventTimers(long watermark, long processingTime, Consumer<KeyedTimer> fire) {
+    setWatermarks(watermark, new Instant(processingTime));
+    KeyedTimer timer;
+    while ((timer = pollEventTimer(watermark)) != null) {
+      fire.accept(timer);
+    }
+  }
+
+  /** Fires, in timestamp order, every processing-time timer due at {@code nowMillis}. */
+  void fireProcessingTimers(long inputWatermark, long nowMillis, Consumer<KeyedTimer> fire) {
+    setWatermarks(inputWatermark, new Instant(nowMillis));
+    KeyedTimer timer;
+    while ((timer = pollProcessingTimer(nowMillis)) != null) {
+      fire.accept(timer);
+    }
   }
 
   KeyedTimer pollEventTimer(long watermark) {

@@ -36,7 +36,28 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
   private final OperatorMetrics metrics;
   private Output output;
 
-  private record Slot(ByteBuffer key, BoundedWindow window) {}
+  /** A (structural key, window) pair; the hash is computed once. */
+  private static final class Slot {
+    private final Object key;
+    private final BoundedWindow window;
+    private final int hash;
+
+    Slot(Object key, BoundedWindow window) {
+      this.key = key;
+      this.window = window;
+      this.hash = 31 * key.hashCode() + window.hashCode();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Slot s && hash == s.hash && key.equals(s.key) && window.equals(s.window);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
 
   private static final class Partial<K, AccT> {
     final K key;
@@ -51,6 +72,9 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
   }
 
   private final Map<Slot, Partial<K, AccT>> table = new HashMap<>();
+  private final boolean keyIsStructural;
+  /** No buffered partial is earlier than this (a conservative hold, reset on flush). */
+  private long minTimestamp = Long.MAX_VALUE;
 
   public PartialCombineOperator(
       Combine.CombineFn<InT, AccT, ?> combineFn,
@@ -61,6 +85,7 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
     this.keyCoder = keyCoder;
     this.timestampCombiner = timestampCombiner;
     this.metrics = metrics;
+    this.keyIsStructural = keyCoder.consistentWithEquals();
   }
 
   @Override
@@ -73,10 +98,15 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
   public void processElement(int port, Object element) throws Exception {
     WindowedValue<KV<K, InT>> value = (WindowedValue<KV<K, InT>>) element;
     K key = value.getValue().getKey();
-    ByteBuffer keyBytes = ByteBuffer.wrap(CoderUtils.encodeToByteArray(keyCoder, key));
+    // Keys group by their encoding; a coder consistent with equals lets the key itself stand in.
+    Object structuralKey =
+        keyIsStructural
+            ? key
+            : ByteBuffer.wrap(CoderUtils.encodeToByteArray(keyCoder, key));
+    minTimestamp = Math.min(minTimestamp, value.getTimestamp().getMillis());
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metrics.container())) {
       for (BoundedWindow window : value.getWindows()) {
-        Slot slot = new Slot(keyBytes, window);
+        Slot slot = new Slot(structuralKey, window);
         Partial<K, AccT> partial = table.get(slot);
         if (partial == null) {
           AccT acc = combineFn.addInput(combineFn.createAccumulator(), value.getValue().getValue());
@@ -104,11 +134,12 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
             WindowedValues.of(
                 KV.of(p.key, combineFn.compact(p.accumulator)),
                 p.timestamp,
-                e.getKey().window(),
+                e.getKey().window,
                 PaneInfo.NO_FIRING));
       }
     }
     table.clear();
+    minTimestamp = Long.MAX_VALUE;
   }
 
   @Override
@@ -118,11 +149,7 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
 
   @Override
   public long outputWatermarkHold() {
-    long hold = Long.MAX_VALUE;
-    for (Partial<K, AccT> p : table.values()) {
-      hold = Math.min(hold, p.timestamp.getMillis());
-    }
-    return hold;
+    return minTimestamp;
   }
 
   @Override

@@ -43,11 +43,11 @@ public final class UnboundedReadSource<T> implements SourceOperator {
   public void open(OperatorContext ctx) throws Exception {
     this.context = ctx;
     // Sources may report metrics while splitting, too.
-    try (java.io.Closeable scope =
-        org.apache.beam.sdk.metrics.MetricsEnvironment.scopedMetricsContainer(
-            metrics.container())) {
-      openScoped(ctx);
-    }
+    metrics.scoped(
+        () -> {
+          openScoped(ctx);
+          return null;
+        });
   }
 
   private void openScoped(OperatorContext ctx) throws Exception {
@@ -73,11 +73,7 @@ public final class UnboundedReadSource<T> implements SourceOperator {
 
   @Override
   public PollResult poll(int maxElements) throws Exception {
-    try (java.io.Closeable scope =
-        org.apache.beam.sdk.metrics.MetricsEnvironment.scopedMetricsContainer(
-            metrics.container())) {
-      return pollScoped(maxElements);
-    }
+    return metrics.scoped(() -> pollScoped(maxElements));
   }
 
   private PollResult pollScoped(int maxElements) throws Exception {

@@ -1,0 +1,494 @@
+package io.arcon.tss.agent;
+
+import io.arcon.tss.TssDefaults;
+import io.arcon.tss.model.StateRow;
+import io.arcon.tss.proto.AppMessage;
+import io.arcon.tss.proto.Consistency;
+import io.arcon.tss.proto.ControlMessage;
+import io.arcon.tss.proto.ExtractionAssignment;
+import io.arcon.tss.proto.Register;
+import io.arcon.tss.proto.StateInfo;
+import io.arcon.tss.proto.TssControlGrpc;
+import io.arcon.tss.proto.VersionFailed;
+import io.arcon.tss.proto.VersionSealed;
+import io.arcon.tss.proto.Watermark;
+import io.arcon.tss.proto.WrittenFile;
+import io.arcon.tss.write.ParquetVersionWriter;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The app side of TSS: registers an app and its state catalog with the control plane, reports the
+ * app's watermark, and answers extraction assignments by reading rows from the app's {@link
+ * StateSource} and writing them as Parquet into the directory the control plane names.
+ *
+ * <p>The agent keeps one bidirectional stream open. When it breaks (control plane restarted,
+ * network) the agent reconnects with exponential backoff, registers again and re-sends its last
+ * watermark; the control plane then re-sends every assignment the app has not sealed. Extractions
+ * run one at a time on the agent's own thread, never on the app's threads.
+ */
+public final class TssAgent implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TssAgent.class);
+
+  private final String app;
+  private final StateSource source;
+  private final String endpoint;
+  private final ManagedChannel channel;
+  private final TssControlGrpc.TssControlStub stub;
+  private final ParquetVersionWriter writer;
+  private final Duration minBackoff;
+  private final Duration maxBackoff;
+  private final ScheduledExecutorService connector;
+  private final ScheduledExecutorService extractor;
+
+  private final Object lock = new Object();
+  private StreamObserver<AppMessage> requests; // guarded by lock
+  private long streamGeneration; // guarded by lock
+  private boolean registered; // guarded by lock
+  private Instant watermark; // guarded by lock
+  private Duration backoff; // guarded by lock
+  private String lastError; // guarded by lock
+  private boolean closed; // guarded by lock
+  private CountDownLatch registeredLatch = new CountDownLatch(1); // guarded by lock
+
+  private TssAgent(Builder b) {
+    this.app = b.app;
+    this.source = b.source;
+    this.endpoint = b.host + ":" + b.port;
+    this.channel =
+        NettyChannelBuilder.forAddress(b.host, b.port)
+            .usePlaintext()
+            .keepAliveTime(30, TimeUnit.SECONDS)
+            .keepAliveWithoutCalls(true)
+            .build();
+    TssControlGrpc.TssControlStub base = TssControlGrpc.newStub(channel);
+    if (b.token != null && !b.token.isEmpty()) {
+      Metadata headers = new Metadata();
+      headers.put(
+          Metadata.Key.of(TssDefaults.AUTHORIZATION_HEADER, Metadata.ASCII_STRING_MARSHALLER),
+          "Bearer " + b.token);
+      base = base.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+    }
+    this.stub = base;
+    this.writer = b.writer;
+    this.minBackoff = b.minBackoff;
+    this.maxBackoff = b.maxBackoff;
+    this.backoff = b.minBackoff;
+    this.connector = daemonExecutor("tss-agent-" + app + "-connect");
+    this.extractor = daemonExecutor("tss-agent-" + app + "-extract");
+  }
+
+  public static Builder builder(String app, StateSource source) {
+    return new Builder(app, source);
+  }
+
+  /** Configures a {@link TssAgent}; defaults: the loopback control plane, no token. */
+  public static final class Builder {
+    private final String app;
+    private final StateSource source;
+    private String host = TssDefaults.DEFAULT_HOST;
+    private int port = TssDefaults.PORT;
+    private String token;
+    private ParquetVersionWriter writer = new ParquetVersionWriter();
+    private Duration minBackoff = Duration.ofMillis(100);
+    private Duration maxBackoff = Duration.ofSeconds(5);
+
+    private Builder(String app, StateSource source) {
+      if (app == null || !app.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        throw new IllegalArgumentException(
+            "invalid app name '"
+                + app
+                + "': use letters, digits and '_' only, not starting with a digit");
+      }
+      this.app = app;
+      this.source = Objects.requireNonNull(source, "state source");
+    }
+
+    public Builder endpoint(String host, int port) {
+      this.host = Objects.requireNonNull(host, "host");
+      this.port = port;
+      return this;
+    }
+
+    public Builder token(String token) {
+      this.token = token;
+      return this;
+    }
+
+    public Builder writer(ParquetVersionWriter writer) {
+      this.writer = Objects.requireNonNull(writer, "writer");
+      return this;
+    }
+
+    /** Reconnect delays: start at {@code min}, double per failed attempt, at most {@code max}. */
+    public Builder backoff(Duration min, Duration max) {
+      if (min.isNegative() || min.isZero() || max.compareTo(min) < 0) {
+        throw new IllegalArgumentException(
+            "backoff needs 0 < min <= max, got min " + min + ", max " + max);
+      }
+      this.minBackoff = min;
+      this.maxBackoff = max;
+      return this;
+    }
+
+    /** Starts connecting in the background and returns at once. */
+    public TssAgent start() {
+      TssAgent agent = new TssAgent(this);
+      agent.connector.execute(agent::connect);
+      return agent;
+    }
+  }
+
+  public String app() {
+    return app;
+  }
+
+  /**
+   * Reports the app's watermark: every input with an earlier event time has been applied to its
+   * state. Versions at T &lt; watermark become extractable. Sent now if connected, else on
+   * reconnect.
+   */
+  public void reportWatermark(Instant newWatermark) {
+    Objects.requireNonNull(newWatermark, "watermark");
+    synchronized (lock) {
+      watermark = newWatermark;
+      if (registered) {
+        sendLocked(watermarkMessage(newWatermark));
+      }
+    }
+  }
+
+  /** Whether the agent is currently registered with the control plane. */
+  public boolean isRegistered() {
+    synchronized (lock) {
+      return registered;
+    }
+  }
+
+  /** The last reason the stream broke, or null. */
+  public String lastError() {
+    synchronized (lock) {
+      return lastError;
+    }
+  }
+
+  /** Waits until the agent is registered (on its current or a new stream). */
+  public boolean awaitRegistered(Duration timeout) throws InterruptedException {
+    CountDownLatch latch;
+    synchronized (lock) {
+      if (registered) {
+        return true;
+      }
+      latch = registeredLatch;
+    }
+    return latch.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  // ------------------------------------------------------------------ stream
+
+  private void connect() {
+    Register register;
+    try {
+      // Built before the stream opens: a source that cannot describe its states yet (still
+      // starting) is retried with backoff instead of killing the connector thread.
+      register = registerMessage();
+    } catch (RuntimeException e) {
+      LOG.warn("agent {}: the state source cannot list its states: {}", app, e.toString());
+      long generation;
+      synchronized (lock) {
+        generation = ++streamGeneration;
+      }
+      streamEnded(
+          generation,
+          Status.FAILED_PRECONDITION.withDescription(
+              "the state source cannot list its states: " + e.getMessage()));
+      return;
+    }
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      long generation = ++streamGeneration;
+      requests = stub.connect(new Responses(generation));
+      sendLocked(AppMessage.newBuilder().setRegister(register).build());
+    }
+    LOG.debug("agent {} opened a stream to {}", app, endpoint);
+  }
+
+  private Register registerMessage() {
+    Register.Builder register = Register.newBuilder().setApp(app);
+    for (StateDescriptor d : source.states()) {
+      register.addStates(
+          StateInfo.newBuilder()
+              .setName(d.name())
+              .setTransform(d.transform())
+              .setStateId(d.stateId())
+              .setKind(d.kind())
+              .setKeyType(TypeSpecs.toProto(d.schema().keyType()))
+              .setValueType(TypeSpecs.toProto(d.schema().valueType()))
+              .setBackend(d.backend())
+              .setConsistency(d.consistency()));
+    }
+    return register.build();
+  }
+
+  private static AppMessage watermarkMessage(Instant watermark) {
+    return AppMessage.newBuilder()
+        .setWatermark(Watermark.newBuilder().setWatermark(ProtoTime.toProto(watermark)))
+        .build();
+  }
+
+  /** Sends on the current stream; a broken stream is noticed by its response observer. */
+  private void sendLocked(AppMessage message) {
+    if (requests == null) {
+      return;
+    }
+    try {
+      requests.onNext(message);
+    } catch (RuntimeException e) {
+      LOG.debug("agent {} could not send: {}", app, e.toString());
+    }
+  }
+
+  private void send(long generation, AppMessage message) {
+    synchronized (lock) {
+      if (generation == streamGeneration && registered) {
+        sendLocked(message);
+      }
+      // Otherwise the stream the assignment came on is gone; the control plane re-sends the
+      // assignment on the new stream and the extraction is redone.
+    }
+  }
+
+  private final class Responses implements StreamObserver<ControlMessage> {
+    private final long generation;
+
+    Responses(long generation) {
+      this.generation = generation;
+    }
+
+    @Override
+    public void onNext(ControlMessage message) {
+      switch (message.getBodyCase()) {
+        case REGISTERED -> {
+          synchronized (lock) {
+            if (generation != streamGeneration) {
+              return;
+            }
+            registered = true;
+            backoff = minBackoff;
+            lastError = null;
+            registeredLatch.countDown();
+            if (watermark != null) {
+              sendLocked(watermarkMessage(watermark));
+            }
+          }
+          LOG.info("agent {} registered with the control plane at {}", app, endpoint);
+        }
+        case ASSIGNMENT -> {
+          ExtractionAssignment assignment = message.getAssignment();
+          extractor.execute(() -> extract(generation, assignment));
+        }
+        default -> LOG.warn("agent {} ignores an empty control message", app);
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      streamEnded(generation, Status.fromThrowable(t));
+    }
+
+    @Override
+    public void onCompleted() {
+      streamEnded(
+          generation, Status.UNAVAILABLE.withDescription("control plane closed the stream"));
+    }
+  }
+
+  private void streamEnded(long generation, Status status) {
+    Duration delay;
+    synchronized (lock) {
+      if (generation != streamGeneration || closed) {
+        return;
+      }
+      registered = false;
+      requests = null;
+      if (registeredLatch.getCount() == 0) {
+        registeredLatch = new CountDownLatch(1);
+      }
+      lastError = status.getCode() + ": " + status.getDescription();
+      delay = backoff;
+      Duration doubled = backoff.multipliedBy(2);
+      backoff = doubled.compareTo(maxBackoff) > 0 ? maxBackoff : doubled;
+    }
+    if (status.getCode() == Status.Code.UNAVAILABLE) {
+      LOG.debug("agent {}: control plane at {} unavailable, retry in {}", app, endpoint, delay);
+    } else {
+      LOG.warn("agent {}: stream to {} ended: {}; retry in {}", app, endpoint, status, delay);
+    }
+    connector.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  // ------------------------------------------------------------------ extraction
+
+  private void extract(long generation, ExtractionAssignment assignment) {
+    Instant version = ProtoTime.toInstant(assignment.getVersion());
+    VersionSealed.Builder sealed =
+        VersionSealed.newBuilder().setTss(assignment.getTss()).setVersion(assignment.getVersion());
+    try {
+      Map<String, StateDescriptor> byName = new HashMap<>();
+      for (StateDescriptor d : source.states()) {
+        byName.put(d.name(), d);
+      }
+      for (String stateName : assignment.getStatesList()) {
+        StateDescriptor state = byName.get(stateName);
+        if (state == null) {
+          throw new IllegalStateException(
+              "app " + app + " no longer has state " + stateName + " (it was registered before)");
+        }
+        Object keyFilter =
+            assignment.hasKeyFilter()
+                ? KeyLiterals.parse(state.schema().keyType(), assignment.getKeyFilter())
+                : null;
+        Iterable<StateRow> rows = source.rows(stateName, version, keyFilter);
+        String file = assignment.getTargetDirectory() + "/" + stateName + "/part-0.parquet";
+        io.arcon.tss.write.WrittenFile written =
+            writer.writeVersion(
+                file,
+                state.schema(),
+                checked(
+                    rows, stateName, version, keyFilter, state.consistency() == Consistency.EXACT),
+                version);
+        sealed.addFiles(
+            WrittenFile.newBuilder()
+                .setState(stateName)
+                .setPath(written.path())
+                .setRows(written.rowCount()));
+      }
+    } catch (Exception e) {
+      LOG.warn("agent {}: extraction of {}@{} failed", app, assignment.getTss(), version, e);
+      send(
+          generation,
+          AppMessage.newBuilder()
+              .setFailed(
+                  VersionFailed.newBuilder()
+                      .setTss(assignment.getTss())
+                      .setVersion(assignment.getVersion())
+                      .setReason(e.getMessage() == null ? e.toString() : e.getMessage()))
+              .build());
+      return;
+    }
+    send(generation, AppMessage.newBuilder().setSealed(sealed).build());
+  }
+
+  /**
+   * Applies the key filter (a source may ignore it) and, for an EXACT state, refuses rows updated
+   * at or after the version time: such a row means the source answered with state from the
+   * version's future. A WATERMARK_CUT state may hold such rows (inputs processed before the
+   * watermark passed T); DESCRIBE APP labels its consistency.
+   */
+  private static Iterable<StateRow> checked(
+      Iterable<StateRow> rows, String state, Instant version, Object keyFilter, boolean exact) {
+    return () ->
+        new Iterator<>() {
+          private final Iterator<StateRow> it = rows.iterator();
+          private StateRow next;
+
+          @Override
+          public boolean hasNext() {
+            while (next == null && it.hasNext()) {
+              StateRow row = it.next();
+              if (keyFilter != null && !KeyLiterals.matches(keyFilter, row.key())) {
+                continue;
+              }
+              if (exact && !row.updatedAt().isBefore(version)) {
+                throw new IllegalStateException(
+                    "state "
+                        + state
+                        + " returned key "
+                        + row.key()
+                        + " updated at "
+                        + row.updatedAt()
+                        + ", not before the version time "
+                        + version
+                        + "; a version holds only updates with event time < T");
+              }
+              next = row;
+            }
+            return next != null;
+          }
+
+          @Override
+          public StateRow next() {
+            if (!hasNext()) {
+              throw new NoSuchElementException();
+            }
+            StateRow row = next;
+            next = null;
+            return row;
+          }
+        };
+  }
+
+  @Override
+  public void close() {
+    StreamObserver<AppMessage> stream;
+    synchronized (lock) {
+      closed = true;
+      registered = false;
+      stream = requests;
+      requests = null;
+    }
+    connector.shutdownNow();
+    extractor.shutdownNow();
+    if (stream != null) {
+      try {
+        stream.onCompleted();
+      } catch (RuntimeException e) {
+        LOG.debug("agent {}: stream already closed: {}", app, e.toString());
+      }
+    }
+    channel.shutdown();
+    try {
+      if (!channel.awaitTermination(5, TimeUnit.SECONDS)) {
+        channel.shutdownNow();
+      }
+      extractor.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      channel.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static ScheduledExecutorService daemonExecutor(String name) {
+    return Executors.newSingleThreadScheduledExecutor(
+        r -> {
+          Thread t = new Thread(r, name);
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  /** For callers that want the catalog the agent registers. */
+  public List<StateDescriptor> states() {
+    return source.states();
+  }
+}

@@ -1,0 +1,8 @@
+package io.arcon.tss.lang;
+
+/** {@code DROP TSS name}: removes a TSS definition. */
+public record DropTss(String name) implements Statement {
+  public DropTss {
+    Names.requireValid(name, "TSS");
+  }
+}

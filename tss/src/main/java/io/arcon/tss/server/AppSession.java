@@ -1,0 +1,89 @@
+package io.arcon.tss.server;
+
+import io.arcon.tss.proto.ControlMessage;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One app's open Connect stream. */
+final class AppSession {
+  private static final Logger LOG = LoggerFactory.getLogger(AppSession.class);
+  private static final AtomicLong IDS = new AtomicLong();
+
+  private final long id = IDS.incrementAndGet();
+  private final StreamObserver<ControlMessage> out;
+  private final Set<String> sentAssignments = new HashSet<>();
+  private String app;
+  private boolean closed;
+
+  AppSession(StreamObserver<ControlMessage> out) {
+    this.out = out;
+  }
+
+  long id() {
+    return id;
+  }
+
+  synchronized String app() {
+    return app;
+  }
+
+  synchronized void bind(String appName) {
+    this.app = appName;
+  }
+
+  /**
+   * Records that an assignment went out on this stream; false if it already did. A new stream
+   * (reconnect) starts empty, so outstanding assignments are sent again.
+   */
+  synchronized boolean markSent(String assignmentKey) {
+    return sentAssignments.add(assignmentKey);
+  }
+
+  /** A version is final: nothing more will be sent for it, so the stream need not remember it. */
+  synchronized void forget(String assignmentKey) {
+    sentAssignments.remove(assignmentKey);
+  }
+
+  /** StreamObserver is not thread-safe; every write goes through here. */
+  synchronized void send(ControlMessage message) {
+    if (closed) {
+      return;
+    }
+    try {
+      out.onNext(message);
+    } catch (RuntimeException e) {
+      // The stream is gone (client cancelled); the app re-registers and gets it again.
+      LOG.debug("could not send to app {}: {}", app, e.toString());
+      closed = true;
+    }
+  }
+
+  synchronized void fail(Status status) {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      out.onError(status.asRuntimeException());
+    } catch (RuntimeException e) {
+      LOG.debug("stream of app {} already closed: {}", app, e.toString());
+    }
+  }
+
+  synchronized void complete() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      out.onCompleted();
+    } catch (RuntimeException e) {
+      LOG.debug("stream of app {} already closed: {}", app, e.toString());
+    }
+  }
+}

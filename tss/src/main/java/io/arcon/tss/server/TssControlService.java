@@ -1,0 +1,137 @@
+package io.arcon.tss.server;
+
+import io.arcon.tss.agent.ProtoTime;
+import io.arcon.tss.proto.AppInfo;
+import io.arcon.tss.proto.AppMessage;
+import io.arcon.tss.proto.ControlMessage;
+import io.arcon.tss.proto.DescribeAppRequest;
+import io.arcon.tss.proto.DescribeTssRequest;
+import io.arcon.tss.proto.DropTssRequest;
+import io.arcon.tss.proto.ResultTable;
+import io.arcon.tss.proto.ServerInfo;
+import io.arcon.tss.proto.ServerInfoRequest;
+import io.arcon.tss.proto.ShowAppsRequest;
+import io.arcon.tss.proto.ShowAppsResponse;
+import io.arcon.tss.proto.ShowTssRequest;
+import io.arcon.tss.proto.StatementRequest;
+import io.arcon.tss.proto.TssControlGrpc;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The gRPC face of {@link ControlPlane}: maps messages to calls and refusals to statuses. */
+final class TssControlService extends TssControlGrpc.TssControlImplBase {
+  private static final Logger LOG = LoggerFactory.getLogger(TssControlService.class);
+
+  private final ControlPlane plane;
+  private final ServerInfo info;
+
+  TssControlService(ControlPlane plane, ServerInfo info) {
+    this.plane = plane;
+    this.info = info;
+  }
+
+  @Override
+  public StreamObserver<AppMessage> connect(StreamObserver<ControlMessage> responses) {
+    AppSession session = new AppSession(responses);
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(AppMessage message) {
+        try {
+          switch (message.getBodyCase()) {
+            case REGISTER -> plane.register(session, message.getRegister());
+            case WATERMARK ->
+                plane.watermark(
+                    session, ProtoTime.toInstant(message.getWatermark().getWatermark()));
+            case SEALED -> plane.sealed(session, message.getSealed());
+            case FAILED -> plane.failed(session, message.getFailed());
+            default ->
+                throw ControlPlaneException.invalid(
+                    "empty AppMessage: set register, watermark, sealed or failed");
+          }
+        } catch (ControlPlaneException e) {
+          plane.disconnected(session);
+          session.fail(Status.fromCode(e.code()).withDescription(e.getMessage()));
+        } catch (RuntimeException e) {
+          LOG.error("app stream of {} failed", session.app(), e);
+          plane.disconnected(session);
+          session.fail(Status.INTERNAL.withDescription(e.toString()));
+        }
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        plane.disconnected(session);
+      }
+
+      @Override
+      public void onCompleted() {
+        plane.disconnected(session);
+        session.complete();
+      }
+    };
+  }
+
+  @Override
+  public void showApps(ShowAppsRequest request, StreamObserver<ShowAppsResponse> out) {
+    unary(out, () -> ShowAppsResponse.newBuilder().addAllApps(plane.showApps()).build());
+  }
+
+  @Override
+  public void describeApp(DescribeAppRequest request, StreamObserver<AppInfo> out) {
+    unary(out, () -> plane.describeApp(request.getApp()));
+  }
+
+  @Override
+  public void createTss(StatementRequest request, StreamObserver<ResultTable> out) {
+    unary(out, () -> plane.createFromText(request.getStatement()));
+  }
+
+  @Override
+  public void showTss(ShowTssRequest request, StreamObserver<ResultTable> out) {
+    unary(out, plane::showTss);
+  }
+
+  @Override
+  public void describeTss(DescribeTssRequest request, StreamObserver<ResultTable> out) {
+    unary(out, () -> plane.describeTss(request.getName()));
+  }
+
+  @Override
+  public void dropTss(DropTssRequest request, StreamObserver<ResultTable> out) {
+    unary(
+        out,
+        () -> {
+          SafeNames.requireName("TSS", request.getName());
+          return plane.drop(request.getName());
+        });
+  }
+
+  @Override
+  public void execute(StatementRequest request, StreamObserver<ResultTable> out) {
+    unary(out, () -> plane.execute(request.getStatement()));
+  }
+
+  @Override
+  public void getServerInfo(ServerInfoRequest request, StreamObserver<ServerInfo> out) {
+    unary(out, () -> info);
+  }
+
+  private static <T> void unary(StreamObserver<T> out, Supplier<T> call) {
+    T result;
+    try {
+      result = call.get();
+    } catch (ControlPlaneException e) {
+      out.onError(Status.fromCode(e.code()).withDescription(e.getMessage()).asRuntimeException());
+      return;
+    } catch (RuntimeException e) {
+      LOG.error("control plane call failed", e);
+      out.onError(Status.INTERNAL.withDescription(e.toString()).asRuntimeException());
+      return;
+    }
+    out.onNext(result);
+    out.onCompleted();
+  }
+}

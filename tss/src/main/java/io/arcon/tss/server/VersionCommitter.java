@@ -1,0 +1,190 @@
+package io.arcon.tss.server;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import io.arcon.tss.agent.ProtoTime;
+import io.arcon.tss.agent.TypeSpecs;
+import io.arcon.tss.model.StateChange;
+import io.arcon.tss.model.StateRow;
+import io.arcon.tss.model.StateSchema;
+import io.arcon.tss.proto.AppVersionState;
+import io.arcon.tss.proto.TssDefinition;
+import io.arcon.tss.proto.VersionRecord;
+import io.arcon.tss.proto.VersionStatus;
+import io.arcon.tss.write.DuckDbTransform;
+import io.arcon.tss.write.HadoopFs;
+import io.arcon.tss.write.ParquetVersionReader;
+import io.arcon.tss.write.ParquetVersionWriter;
+import io.arcon.tss.write.VersionDiff;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The file work of the control plane on the lake: the definition file at CREATE, finishing a
+ * version once every app sealed it (DIFF, TRANSFORM, {@code _COMMITTED} last), and DROP.
+ *
+ * <p>DIFF: the agents always write a version's full rows. At commit each state's full file is moved
+ * to {@code <tss>/_full/version=<T>/...} and replaced in the version by the changes against the
+ * full rows of the previous committed version (the first version: every row as {@code insert}).
+ * Only the last committed version's {@code _full} rows are kept. TRANSFORM runs over the full rows,
+ * also for a DIFF TSS.
+ *
+ * <p>Every step can be repeated: if the control plane dies mid-commit it redoes the commit after
+ * restart (the full rows already staged are used as they are).
+ */
+final class VersionCommitter {
+  private final LakeLayout lake;
+  private final Configuration conf = HadoopFs.defaultConfiguration();
+  private final ParquetVersionWriter writer = new ParquetVersionWriter();
+  private final ParquetVersionReader reader = new ParquetVersionReader();
+
+  VersionCommitter(LakeLayout lake) {
+    this.lake = lake;
+  }
+
+  /**
+   * Binds the TRANSFORM SQL against empty tables of the states' schemas.
+   *
+   * @throws IllegalArgumentException with DuckDB's reason when it does not bind or reads anything
+   *     but those tables
+   */
+  void checkTransform(String sql, Map<String, StateSchema> tables) {
+    DuckDbTransform.check(sql, tables);
+  }
+
+  /**
+   * Whether the lake already has files for this TSS name: left by a TSS whose catalog was lost,
+   * they would show up as committed versions of the new one.
+   */
+  boolean lakeDirInUse(String tss) {
+    try (FileSystem fs = fileSystem()) {
+      Path dir = new Path(lake.tssDir(tss));
+      return fs.exists(dir) && fs.listStatus(dir).length > 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot look at " + lake.tssDir(tss), e);
+    }
+  }
+
+  void writeDefinition(TssDefinition definition) {
+    try {
+      writeAtomically(
+          lake.definitionFile(definition.getName()), JsonFormat.printer().print(definition));
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("cannot render the definition as JSON", e);
+    }
+  }
+
+  void commit(
+      TssDefinition definition, Instant version, Instant diffBase, List<AppVersionState> apps)
+      throws IOException {
+    String tss = definition.getName();
+    Map<String, String> fullRowFiles = new LinkedHashMap<>();
+    try (FileSystem fs = fileSystem()) {
+      for (TssDefinition.StateRef ref : definition.getStatesList()) {
+        String versionFile = lake.stateFile(tss, version, ref.getApp(), ref.getState());
+        String table = ref.getApp() + "." + ref.getState();
+        if (!definition.getDiff()) {
+          fullRowFiles.put(table, versionFile);
+          continue;
+        }
+        String fullFile = lake.fullStateFile(tss, version, ref.getApp(), ref.getState());
+        if (!fs.exists(new Path(fullFile))) {
+          fs.mkdirs(new Path(fullFile).getParent());
+          if (!fs.rename(new Path(versionFile), new Path(fullFile))) {
+            throw new IOException("cannot stage " + versionFile + " as " + fullFile);
+          }
+        }
+        List<StateRow> previous =
+            diffBase == null
+                ? List.of()
+                : reader
+                    .read(lake.fullStateFile(tss, diffBase, ref.getApp(), ref.getState()))
+                    .rows();
+        List<StateRow> current = reader.read(fullFile).rows();
+        List<StateChange> changes = VersionDiff.compute(previous, current);
+        StateSchema schema =
+            new StateSchema(
+                TypeSpecs.fromProto(ref.getKeyType()), TypeSpecs.fromProto(ref.getValueType()));
+        writer.writeDiff(versionFile, schema, changes, version);
+        fullRowFiles.put(table, fullFile);
+      }
+      if (definition.hasTransformSql()) {
+        Map<String, List<String>> tables = new LinkedHashMap<>();
+        fullRowFiles.forEach((table, file) -> tables.put(table, List.of(file)));
+        DuckDbTransform.run(
+            definition.getTransformSql(), tables, lake.transformFile(tss, version), version);
+      }
+      VersionRecord marker =
+          VersionRecord.newBuilder()
+              .setVersion(ProtoTime.toProto(version))
+              .setStatus(VersionStatus.COMMITTED)
+              .addAllApps(apps)
+              .setCommittedAt(ProtoTime.toProto(Instant.now()))
+              .build();
+      // Last: readers take a version without this file as not there.
+      writeAtomically(lake.committedMarker(tss, version), JsonFormat.printer().print(marker));
+      if (definition.getDiff()) {
+        dropOlderFullRows(fs, tss, version);
+      }
+    }
+  }
+
+  private void dropOlderFullRows(FileSystem fs, String tss, Instant keep) throws IOException {
+    Path full = new Path(lake.tssDir(tss) + "/" + LakeLayout.FULL);
+    String keepName = LakeLayout.versionDirName(keep);
+    for (FileStatus status : fs.listStatus(full)) {
+      if (status.isDirectory() && !status.getPath().getName().equals(keepName)) {
+        fs.delete(status.getPath(), true);
+      }
+    }
+  }
+
+  void deleteTss(String tss) {
+    try (FileSystem fs = fileSystem()) {
+      fs.delete(new Path(lake.tssDir(tss)), true);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + lake.tssDir(tss), e);
+    }
+  }
+
+  /** Write to a hidden temporary name, then rename into place: the file appears complete or not. */
+  private void writeAtomically(String file, String content) {
+    Path target = new Path(file);
+    Path temp = new Path(file + ".tmp-" + UUID.randomUUID());
+    try (FileSystem fs = fileSystem()) {
+      fs.mkdirs(target.getParent());
+      try (OutputStream out = fs.create(temp, true)) {
+        out.write(content.getBytes(StandardCharsets.UTF_8));
+      }
+      if (fs.exists(target)) {
+        fs.delete(target, false);
+      }
+      if (!fs.rename(temp, target)) {
+        fs.delete(temp, false);
+        throw new IOException("cannot rename " + temp + " to " + target);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private FileSystem fileSystem() {
+    try {
+      // A private instance: closing it must not close a cached one the writers share.
+      return FileSystem.newInstance(new Path(lake.root()).toUri(), conf);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open the lake file system at " + lake.root(), e);
+    }
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The TSS control plane ({@link io.arcon.tss.server.ControlPlaneServer}): a gRPC service (see
+ * {@code tss.proto}) that apps connect to through {@link io.arcon.tss.agent.TssAgent} and clients
+ * through {@link io.arcon.tss.client.TssClient}.
+ *
+ * <h2>Home directory</h2>
+ *
+ * {@code <home>/catalog/tss/<name>.json} (definition and open versions, rewritten atomically: temp
+ * file, fsync, atomic rename, directory fsync), {@code <home>/catalog/tss/<name>.versions}
+ * (append-only log of committed/failed versions) and {@code <home>/catalog/apps/<app>.json} (the
+ * last state catalog each app registered). Everything is reloaded at start; a version that every
+ * app had sealed but that was not committed before a crash is committed after the restart.
+ *
+ * <h2>Scheduling</h2>
+ *
+ * Versions are at AT, AT + k*EVERY while &lt;= UNTIL, unbounded without UNTIL. They are added to
+ * the catalog lazily: the next version appears once some app of the TSS passed the previous one,
+ * with at most 1000 open at a time. An app gets the assignment for version T once its watermark is
+ * &gt; T; the version commits when every app of the TSS sealed it, strictly in time order per TSS.
+ *
+ * <h2>Lake</h2>
+ *
+ * See {@link io.arcon.tss.server.LakeLayout}. Agents write full rows to {@code
+ * version=<T>/<app>/<state>/part-0.parquet}. At commit, DIFF moves those full rows to the hidden
+ * {@code <tss>/_full/version=<T>/} staging area (only the last committed version's are kept) and
+ * writes the changes against the previous committed version in their place (the first version:
+ * every row as {@code insert}); TRANSFORM runs DuckDB over the full rows into {@code
+ * version=<T>/transform/part-0.parquet}; {@code _COMMITTED} is written last, via a rename. {@code
+ * <tss>/_definition.json} is written at CREATE. DROP TSS removes the catalog entry and the whole
+ * {@code <lake>/<tss>} directory (after any commit in flight). A CREATE whose lake directory
+ * already holds files the control plane does not know is refused rather than adopting them.
+ *
+ * <h2>Security</h2>
+ *
+ * Loopback by default; a non-loopback bind needs a token, which every call then carries as {@code
+ * authorization: Bearer <token>}. Every name that reaches a path is re-checked here ({@code
+ * [A-Za-z_][A-Za-z0-9_]*}, state names optionally {@code transform.stateId}), whatever the client
+ * or app sent.
+ */
+package io.arcon.tss.server;
