@@ -36,6 +36,7 @@ public final class VrPrepare {
     // summarized as this run's.
     Files.deleteIfExists(outDir.resolve(ProgressListener.IN_PROGRESS_FILE));
     deleteOldReports(cli.path("reports"));
+    deleteStallDumps(outDir.resolve(ProgressListener.STALLS_DIR));
 
     VrCatalog.Scan scan = VrCatalog.scan(jars, Thread.currentThread().getContextClassLoader());
     List<VrTest> tests = scan.tests();
@@ -113,6 +114,17 @@ public final class VrPrepare {
     try (DirectoryStream<Path> reports = Files.newDirectoryStream(reportsDir, "TEST-*.xml")) {
       for (Path report : reports) {
         Files.delete(report);
+      }
+    }
+  }
+
+  private static void deleteStallDumps(Path stallsDir) throws IOException {
+    if (!Files.isDirectory(stallsDir)) {
+      return;
+    }
+    try (DirectoryStream<Path> dumps = Files.newDirectoryStream(stallsDir, "*.txt")) {
+      for (Path dump : dumps) {
+        Files.delete(dump);
       }
     }
   }
