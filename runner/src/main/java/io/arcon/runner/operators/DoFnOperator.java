@@ -228,6 +228,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
         if (keyed != null) {
           Object key = ((KV<?, ?>) value.getValue()).getKey();
           keyed.setCurrentKey(ke.keyBytes(), key, value.getTimestamp());
+          keyed.setProcessingTime(context.currentProcessingTime());
         }
       } else {
         value = (WindowedValue<InT>) element;

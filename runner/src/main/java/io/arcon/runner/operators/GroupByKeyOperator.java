@@ -134,6 +134,7 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
     WindowedValue<KV<K, InT>> value = (WindowedValue<KV<K, InT>>) ke.element();
     K key = value.getValue().getKey();
     keyed.setCurrentKey(ke.keyBytes(), key, value.getTimestamp());
+    keyed.setProcessingTime(context.currentProcessingTime());
     KeyedWorkItem<K, InT> item =
         KeyedWorkItems.elementsWorkItem(
             key, List.of(value.withValue(value.getValue().getValue())));

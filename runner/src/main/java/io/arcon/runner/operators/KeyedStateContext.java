@@ -45,6 +45,14 @@ final class KeyedStateContext<K> implements AutoCloseable {
     return key;
   }
 
+  /**
+   * Processing time as user code and triggers see it while handling an element. Synchronized
+   * processing time only moves with timers and watermarks, as it stands for upstream progress.
+   */
+  void setProcessingTime(long nowMillis) {
+    timerInternals.setProcessingTime(new Instant(nowMillis));
+  }
+
   /** Makes the timer's key current (decoding it) and returns the key. */
   K setCurrentKeyForTimer(KeyedTimer timer) {
     K key;

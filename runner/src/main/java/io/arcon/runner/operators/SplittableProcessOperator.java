@@ -191,6 +191,7 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
       WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>> item =
           (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>>) ke.element();
       keyed.setCurrentKey(ke.keyBytes(), item.getValue().key(), item.getTimestamp());
+      keyed.setProcessingTime(context.currentProcessingTime());
       for (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>> pushed :
           runner.processElementInReadyWindows(item)) {
         pushedBack.add(pushed);

@@ -28,7 +28,6 @@ public final class JobExecutor {
     }
     JobMonitor monitor = new JobMonitor(instances);
     ActorSystem system = ActorSystem.create(actorSystemName(jobName), pekkoConfig());
-    monitor.onTerminate(system::terminate);
 
     Map<Integer, ActorRef[]> refs = new HashMap<>();
     NodeActor.Wiring wiring = new NodeActor.Wiring(refs);
@@ -50,9 +49,9 @@ public final class JobExecutor {
     if (config.activity() != null) {
       config.activity().setClockAdvancedMessage(NodeActor.clockAdvancedMessage());
     }
-    if (instances == 0) {
-      system.terminate();
-    }
+    // Only now may the end of the job tear the actor system down: a node that failed while its
+    // successors were still being created would otherwise abort their creation.
+    monitor.onTerminate(system::terminate);
     return monitor;
   }
 

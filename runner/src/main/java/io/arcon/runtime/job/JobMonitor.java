@@ -19,35 +19,59 @@ public final class JobMonitor {
   private final AtomicInteger running;
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
-  private volatile Runnable onTerminate = () -> {};
+  private Runnable onTerminate;
+  private boolean terminated;
 
   public JobMonitor(int nodeInstances) {
     this.running = new AtomicInteger(nodeInstances);
     if (nodeInstances == 0) {
       outcome.complete(Outcome.DONE);
+      terminated = true;
     }
   }
 
+  /**
+   * Installs what to do once the job ends. Runs it at once if the job already ended (a node can
+   * fail while later nodes are still being created; the cleanup must wait until then).
+   */
   void onTerminate(Runnable action) {
-    this.onTerminate = action;
+    boolean runNow;
+    synchronized (this) {
+      onTerminate = action;
+      runNow = terminated;
+    }
+    if (runNow) {
+      action.run();
+    }
+  }
+
+  private void terminate() {
+    Runnable action;
+    synchronized (this) {
+      terminated = true;
+      action = onTerminate;
+    }
+    if (action != null) {
+      action.run();
+    }
   }
 
   public void nodeFinished() {
     if (running.decrementAndGet() == 0 && outcome.complete(Outcome.DONE)) {
-      onTerminate.run();
+      terminate();
     }
   }
 
   public void nodeFailed(Throwable cause) {
     failure.compareAndSet(null, cause);
     if (outcome.complete(Outcome.FAILED)) {
-      onTerminate.run();
+      terminate();
     }
   }
 
   public void cancel() {
     if (outcome.complete(Outcome.CANCELLED)) {
-      onTerminate.run();
+      terminate();
     }
   }
 
