@@ -123,29 +123,45 @@ class DirectRunnerEquivalenceTest {
                 .withAllowedLateness(Duration.standardSeconds(20))
                 .accumulatingFiredPanes())
         .apply(Count.perElement())
-        .apply(MapElements.into(TypeDescriptors.strings()).via(kv -> kv.getKey() + "=" + kv.getValue()));
+        .apply(
+            MapElements.into(TypeDescriptors.strings())
+                .via(kv -> kv.getKey() + "=" + kv.getValue()));
   }
 
   static PCollection<String> slidingSums(Pipeline p) {
     return source(p)
-        .apply(Window.into(SlidingWindows.of(Duration.standardSeconds(30)).every(Duration.standardSeconds(10))))
-        .apply(MapElements.into(TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs())).via(u -> KV.of(u, (long) u.length())))
+        .apply(
+            Window.into(
+                SlidingWindows.of(Duration.standardSeconds(30))
+                    .every(Duration.standardSeconds(10))))
+        .apply(
+            MapElements.into(
+                    TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
+                .via(u -> KV.of(u, (long) u.length())))
         .apply(Sum.longsPerKey())
-        .apply(MapElements.into(TypeDescriptors.strings()).via(kv -> kv.getKey() + "=" + kv.getValue()));
+        .apply(
+            MapElements.into(TypeDescriptors.strings())
+                .via(kv -> kv.getKey() + "=" + kv.getValue()));
   }
 
   static PCollection<String> sessions(Pipeline p) {
     return source(p)
         .apply(Window.into(Sessions.withGapDuration(Duration.standardSeconds(3))))
-        .apply(MapElements.into(TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.strings())).via(u -> KV.of(u, u)))
+        .apply(
+            MapElements.into(
+                    TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.strings()))
+                .via(u -> KV.of(u, u)))
         .apply(GroupByKey.create())
-        .apply(MapElements.into(TypeDescriptors.strings()).via(kv -> {
-          int n = 0;
-          for (String ignored : kv.getValue()) {
-            n++;
-          }
-          return kv.getKey() + "x" + n;
-        }));
+        .apply(
+            MapElements.into(TypeDescriptors.strings())
+                .via(
+                    kv -> {
+                      int n = 0;
+                      for (String ignored : kv.getValue()) {
+                        n++;
+                      }
+                      return kv.getKey() + "x" + n;
+                    }));
   }
 
   /** Each user's share of all events, via a singleton side input. */
@@ -174,7 +190,10 @@ class DirectRunnerEquivalenceTest {
   static PCollection<String> stateAndTimers(Pipeline p) {
     return source(p)
         .apply(Window.into(FixedWindows.of(Duration.standardSeconds(20))))
-        .apply(MapElements.into(TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs())).via(u -> KV.of(u, 1L)))
+        .apply(
+            MapElements.into(
+                    TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
+                .via(u -> KV.of(u, 1L)))
         .setCoder(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of()))
         .apply(ParDo.of(new CountWithTimer()));
   }
@@ -247,7 +266,9 @@ class DirectRunnerEquivalenceTest {
 
   static Stream<Arguments> pipelines() {
     return Stream.<Map.Entry<String, Function<Pipeline, PCollection<String>>>>of(
-            Map.entry("early/late firings", DirectRunnerEquivalenceTest::windowedCountsWithEarlyAndLateFirings),
+            Map.entry(
+                "early/late firings",
+                DirectRunnerEquivalenceTest::windowedCountsWithEarlyAndLateFirings),
             Map.entry("sliding sums", DirectRunnerEquivalenceTest::slidingSums),
             Map.entry("sessions", DirectRunnerEquivalenceTest::sessions),
             Map.entry("side input", DirectRunnerEquivalenceTest::sideInputShares),

@@ -49,8 +49,7 @@ public final class AssignWindowsOperator<T, W extends BoundedWindow> implements 
               });
       output.emit(
           0,
-          WindowedValues.of(
-              value.getValue(), value.getTimestamp(), windows, value.getPaneInfo()));
+          WindowedValues.of(value.getValue(), value.getTimestamp(), windows, value.getPaneInfo()));
     }
   }
 }

@@ -10,9 +10,9 @@ import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.values.WindowedValues;
 
 /**
- * Primitive bounded Read: the source is split once at start into about one split per instance
- * (more when the source splits finer); instance i reads splits i, i+p, i+2p, ... one after the
- * other. The watermark stays at its minimum until every split is read.
+ * Primitive bounded Read: the source is split once at start into about one split per instance (more
+ * when the source splits finer); instance i reads splits i, i+p, i+2p, ... one after the other. The
+ * watermark stays at its minimum until every split is read.
  */
 public final class BoundedReadSource<T> implements SourceOperator {
   private final BoundedSource<T> source;

@@ -1,5 +1,6 @@
 package io.arcon.runner.operators;
 
+import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.state.KeyedTimer;
 import io.arcon.runtime.graph.KeyedElement;
 import io.arcon.runtime.operator.Operator;
@@ -7,10 +8,8 @@ import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.Output;
 import java.io.Closeable;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import io.arcon.runner.metrics.OperatorMetrics;
 import org.apache.beam.runners.core.DoFnRunner;
 import org.apache.beam.runners.core.DoFnRunners;
 import org.apache.beam.runners.core.InMemoryStateInternals;
@@ -35,21 +34,18 @@ import org.apache.beam.sdk.transforms.reflect.DoFnInvoker;
 import org.apache.beam.sdk.transforms.reflect.DoFnInvokers;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
-import org.apache.beam.sdk.transforms.windowing.PaneInfo;
 import org.apache.beam.sdk.util.SerializableUtils;
 import org.apache.beam.sdk.util.WindowedValueMultiReceiver;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.WindowedValue;
-import org.apache.beam.sdk.values.WindowedValues;
 import org.apache.beam.sdk.values.WindowingStrategy;
-import org.joda.time.Instant;
 
 /**
- * Runs one ParDo: stateless, or stateful over keyed input with state and timers in a state
- * backend; with side inputs (elements pushed back until their side-input windows are ready); with
- * any number of outputs. Built from runners-core's {@link DoFnRunners}.
+ * Runs one ParDo: stateless, or stateful over keyed input with state and timers in a state backend;
+ * with side inputs (elements pushed back until their side-input windows are ready); with any number
+ * of outputs. Built from runners-core's {@link DoFnRunners}.
  */
 public final class DoFnOperator<InT, OutT> implements Operator {
 
@@ -158,8 +154,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     if (!spec.sideInputs().isEmpty()) {
       sideInputs =
           new SideInputReadiness(
-              new SideInputHandler(
-                  spec.sideInputs(), InMemoryStateInternals.<Void>forKey(null)),
+              new SideInputHandler(spec.sideInputs(), InMemoryStateInternals.<Void>forKey(null)),
               spec.sideInputs());
     }
     DoFnRunner<InT, OutT> simple =
@@ -187,8 +182,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
               spec.windowingStrategy(),
               new StatefulDoFnRunner.TimeInternalsCleanupTimer<>(
                   timerInternals, spec.windowingStrategy()),
-              new StatefulDoFnRunner.StateInternalsStateCleaner<>(
-                  fn, stateInternals, windowCoder),
+              new StatefulDoFnRunner.StateInternalsStateCleaner<>(fn, stateInternals, windowCoder),
               spec.requiresTimeSortedInput());
     }
     runner = simple;
@@ -271,9 +265,9 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   }
 
   /**
-   * Elements pushed back for side inputs hold this operator's effective input watermark: its
-   * timers must not fire, and the stateful runner must not see those elements as late, before
-   * they were processed.
+   * Elements pushed back for side inputs hold this operator's effective input watermark: its timers
+   * must not fire, and the stateful runner must not see those elements as late, before they were
+   * processed.
    */
   @Override
   public void advanceWatermark(long watermark) throws Exception {
@@ -383,5 +377,4 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       }
     }
   }
-
 }

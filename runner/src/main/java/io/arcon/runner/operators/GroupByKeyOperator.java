@@ -9,12 +9,10 @@ import io.arcon.runtime.operator.Output;
 import java.io.Closeable;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.function.Supplier;
-import org.apache.beam.runners.core.TimerInternals.TimerData;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.beam.runners.core.DoFnRunner;
 import org.apache.beam.runners.core.DoFnRunners;
 import org.apache.beam.runners.core.GroupAlsoByWindowViaWindowSetNewDoFn;
@@ -77,7 +75,10 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
         (WindowingStrategy<?, BoundedWindow>) spec.windowingStrategy();
     keyed =
         new KeyedStateContext<>(
-            spec.stateEngine(), ctx.stateDirectory(), spec.keyCoder(), ws.getWindowFn().windowCoder());
+            spec.stateEngine(),
+            ctx.stateDirectory(),
+            spec.keyCoder(),
+            ws.getWindowFn().windowCoder());
     Output output = ctx.output();
     TupleTag<KV<K, OutT>> mainTag = new TupleTag<>("output");
     WindowedValueMultiReceiver receiver =
@@ -141,8 +142,7 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
     keyed.setCurrentKey(ke.keyBytes(), key, value.getTimestamp());
     keyed.setProcessingTime(context.currentProcessingTime());
     KeyedWorkItem<K, InT> item =
-        KeyedWorkItems.elementsWorkItem(
-            key, List.of(value.withValue(value.getValue().getValue())));
+        KeyedWorkItems.elementsWorkItem(key, List.of(value.withValue(value.getValue().getValue())));
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
       runner.processElement(WindowedValues.valueInGlobalWindow(item));
     }
@@ -171,18 +171,16 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
   /**
    * Delivers every due timer, all timers of one key in one work item, as runners-core's reduce
    * logic expects: the end-of-window and garbage-collection timers of a window that fall due
-   * together must be seen together, or the window fires an extra pane. Timers set while firing
-   * that are already due are delivered in a further round.
+   * together must be seen together, or the window fires an extra pane. Timers set while firing that
+   * are already due are delivered in a further round.
    */
   private void fireDue(Supplier<KeyedTimer> poll) {
     while (true) {
-      LinkedHashMap<ByteBuffer, List<KeyedTimer>> byKey =
-          new LinkedHashMap<>();
+      LinkedHashMap<ByteBuffer, List<KeyedTimer>> byKey = new LinkedHashMap<>();
       KeyedTimer timer;
       while ((timer = poll.get()) != null) {
         byKey
-            .computeIfAbsent(
-                ByteBuffer.wrap(timer.encodedKey()), k -> new ArrayList<>())
+            .computeIfAbsent(ByteBuffer.wrap(timer.encodedKey()), k -> new ArrayList<>())
             .add(timer);
       }
       if (byKey.isEmpty()) {
@@ -224,5 +222,4 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
       keyed.close();
     }
   }
-
 }

@@ -73,6 +73,7 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
 
   private final Map<Slot, Partial<K, AccT>> table = new HashMap<>();
   private final boolean keyIsStructural;
+
   /** No buffered partial is earlier than this (a conservative hold, reset on flush). */
   private long minTimestamp = Long.MAX_VALUE;
 
@@ -100,9 +101,7 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
     K key = value.getValue().getKey();
     // Keys group by their encoding; a coder consistent with equals lets the key itself stand in.
     Object structuralKey =
-        keyIsStructural
-            ? key
-            : ByteBuffer.wrap(CoderUtils.encodeToByteArray(keyCoder, key));
+        keyIsStructural ? key : ByteBuffer.wrap(CoderUtils.encodeToByteArray(keyCoder, key));
     minTimestamp = Math.min(minTimestamp, value.getTimestamp().getMillis());
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metrics.container())) {
       for (BoundedWindow window : value.getWindows()) {
@@ -112,7 +111,8 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
           AccT acc = combineFn.addInput(combineFn.createAccumulator(), value.getValue().getValue());
           table.put(slot, new Partial<>(key, acc, value.getTimestamp()));
         } else {
-          partial.accumulator = combineFn.addInput(partial.accumulator, value.getValue().getValue());
+          partial.accumulator =
+              combineFn.addInput(partial.accumulator, value.getValue().getValue());
           partial.timestamp = timestampCombiner.combine(partial.timestamp, value.getTimestamp());
         }
       }

@@ -38,7 +38,6 @@ import org.apache.beam.sdk.values.WindowedValue;
 import org.apache.beam.sdk.values.WindowedValues;
 import org.apache.beam.sdk.values.WindowingStrategy;
 import org.joda.time.Duration;
-import org.joda.time.Instant;
 
 /**
  * Runs a splittable DoFn via runners-core's {@link SplittableParDoViaKeyedWorkItems.ProcessFn}:

@@ -14,8 +14,8 @@ import org.apache.beam.sdk.values.WindowedValues;
 /**
  * Replays a {@link TestStream}: elements, watermark advances and processing-time advances, each
  * only after the whole job is quiescent (every earlier event fully processed), which is the
- * ordering TestStream promises. Processing time is the job's manual clock; advancing it wakes
- * every node so due processing-time timers fire. Runs on instance 0 only.
+ * ordering TestStream promises. Processing time is the job's manual clock; advancing it wakes every
+ * node so due processing-time timers fire. Runs on instance 0 only.
  */
 public final class TestStreamSource<T> implements SourceOperator {
   private final List<TestStream.Event<T>> events;

@@ -35,7 +35,8 @@ public final class ToKeyedWorkItemOperator implements Operator {
         0,
         new KeyedElement(
             ke.keyBytes(),
-            // Runners-core expects work items in the global window; the element inside keeps its own.
+            // Runners-core expects work items in the global window; the element inside keeps its
+            // own.
             WindowedValues.timestampedValueInGlobalWindow(item, value.getTimestamp())));
   }
 }

@@ -24,9 +24,8 @@ public final class Watermarks {
   }
 
   /**
-   * The exclusive bound for firing event-time timers: a timer at {@code t} fires once the
-   * watermark is past {@code t}. A finished input fires everything, including timers at the very
-   * end of time.
+   * The exclusive bound for firing event-time timers: a timer at {@code t} fires once the watermark
+   * is past {@code t}. A finished input fires everything, including timers at the very end of time.
    */
   public static Instant firingBound(long watermark) {
     return watermark == Long.MAX_VALUE

@@ -21,7 +21,8 @@ import org.apache.beam.sdk.values.TupleTag;
  * window pane (a combine, so the view's trigger decides when a pane is complete), and those panes
  * are what consumers of the side input receive by broadcast.
  */
-final class CreateArconView<ElemT, ViewT> extends PTransform<PCollection<ElemT>, PCollection<ElemT>> {
+final class CreateArconView<ElemT, ViewT>
+    extends PTransform<PCollection<ElemT>, PCollection<ElemT>> {
   private final PCollectionView<ViewT> view;
 
   CreateArconView(PCollectionView<ViewT> view) {

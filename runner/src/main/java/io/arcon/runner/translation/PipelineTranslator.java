@@ -11,17 +11,16 @@ import io.arcon.runner.operators.PartialCombineOperator;
 import io.arcon.runner.operators.SplittableProcessOperator;
 import io.arcon.runner.operators.TestStreamSource;
 import io.arcon.runner.operators.ToKeyedWorkItemOperator;
-import org.apache.beam.runners.core.SplittableParDoViaKeyedWorkItems;
-import io.arcon.runtime.job.JobActivity;
-import io.arcon.runtime.job.ManualClock;
-import org.apache.beam.sdk.testing.TestStream;
 import io.arcon.runner.operators.UnboundedReadSource;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.OperatorNode;
+import io.arcon.runtime.job.JobActivity;
+import io.arcon.runtime.job.ManualClock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.runners.core.SplittableParDoViaKeyedWorkItems;
 import org.apache.beam.runners.core.SystemReduceFn;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.sdk.Pipeline;
@@ -33,6 +32,7 @@ import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.io.UnboundedSource;
 import org.apache.beam.sdk.runners.AppliedPTransform;
 import org.apache.beam.sdk.runners.TransformHierarchy;
+import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -51,7 +51,6 @@ import org.apache.beam.sdk.util.construction.SplittableParDo;
 import org.apache.beam.sdk.util.construction.TransformInputs;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionView;
-import org.apache.beam.sdk.values.PValue;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.WindowingStrategy;
 
@@ -174,10 +173,14 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
       op = ctx.addSource(node.getFullName(), () -> new BoundedReadSource(source, options, metrics));
     } else if (t instanceof SplittableParDo.PrimitiveUnboundedRead<?> r) {
       UnboundedSource<?, ?> source = r.getSource();
-      op = ctx.addSource(node.getFullName(), () -> new UnboundedReadSource(source, options, metrics));
+      op =
+          ctx.addSource(
+              node.getFullName(), () -> new UnboundedReadSource(source, options, metrics));
     } else if (t instanceof Read.Unbounded<?> r) {
       UnboundedSource<?, ?> source = r.getSource();
-      op = ctx.addSource(node.getFullName(), () -> new UnboundedReadSource(source, options, metrics));
+      op =
+          ctx.addSource(
+              node.getFullName(), () -> new UnboundedReadSource(source, options, metrics));
     } else {
       throw unsupported(node, t.getClass().getName());
     }
@@ -281,7 +284,8 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private void translateSplittableProcess(
-      TransformHierarchy.Node node, SplittableParDoViaKeyedWorkItems.ProcessElements<?, ?, ?, ?, ?> pe) {
+      TransformHierarchy.Node node,
+      SplittableParDoViaKeyedWorkItems.ProcessElements<?, ?, ?, ?, ?> pe) {
     String name = node.getFullName();
     AppliedPTransform<?, ?, ?> app = node.toAppliedPTransform(pipeline);
     PCollection<?> main =
@@ -330,8 +334,7 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
     JobActivity activity = ctx.activity();
     produce(
         node,
-        ctx.addSource(
-            node.getFullName(), () -> new TestStreamSource<>(events, clock, activity)));
+        ctx.addSource(node.getFullName(), () -> new TestStreamSource<>(events, clock, activity)));
   }
 
   private void translateFlatten(TransformHierarchy.Node node) {
@@ -371,7 +374,8 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private void translateLiftedCombine(TransformHierarchy.Node node, Combine.PerKey<?, ?, ?> perKey) {
+  private void translateLiftedCombine(
+      TransformHierarchy.Node node, Combine.PerKey<?, ?, ?> perKey) {
     String name = node.getFullName();
     PCollection<?> input = onlyInput(node);
     KvCoder kv = (KvCoder) input.getCoder();
@@ -420,5 +424,4 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
             kv.getKeyCoder());
     produce(node, merge);
   }
-
 }

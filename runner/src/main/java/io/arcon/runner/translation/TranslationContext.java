@@ -25,9 +25,9 @@ import org.apache.beam.sdk.values.WindowedValue;
 
 /**
  * What translation accumulates: the job graph under construction, where each PCollection is
- * produced, and where each side input's materialized panes come from. Placement decides fusion:
- * a step joins its input's chain unless it needs a shuffle (keyed input), side inputs, or inputs
- * from several chains.
+ * produced, and where each side input's materialized panes come from. Placement decides fusion: a
+ * step joins its input's chain unless it needs a shuffle (keyed input), side inputs, or inputs from
+ * several chains.
  */
 public final class TranslationContext {
   /** Where a PCollection is produced: an operator output in a vertex. */
@@ -123,7 +123,8 @@ public final class TranslationContext {
   }
 
   /** A step fused into the chain that produces its only input. */
-  public OperatorNode addFused(String name, Supplier<? extends Operator> factory, PCollection<?> in) {
+  public OperatorNode addFused(
+      String name, Supplier<? extends Operator> factory, PCollection<?> in) {
     Producer p = producer(in);
     OperatorNode op = p.vertex().addOperator(name, factory);
     p.vertex().connect(p.operator(), p.output(), op, 0);
@@ -131,8 +132,8 @@ public final class TranslationContext {
   }
 
   /**
-   * A step reading {@code inputs} on port 0: fused when they all come from one chain, otherwise
-   * the head of a new chain with a forward edge per input.
+   * A step reading {@code inputs} on port 0: fused when they all come from one chain, otherwise the
+   * head of a new chain with a forward edge per input.
    */
   public OperatorNode addMultiInput(
       String name, Supplier<? extends Operator> factory, List<PCollection<?>> inputs) {
@@ -235,10 +236,7 @@ public final class TranslationContext {
     Coder<?> coder = keyedInput.getCoder();
     if (!(coder instanceof KvCoder<?, ?> kv)) {
       throw new IllegalArgumentException(
-          "A keyed step needs KV input with a KvCoder, but "
-              + keyedInput
-              + " has coder "
-              + coder);
+          "A keyed step needs KV input with a KvCoder, but " + keyedInput + " has coder " + coder);
     }
     Coder<Object> keyCoder = (Coder<Object>) kv.getKeyCoder();
     return element ->

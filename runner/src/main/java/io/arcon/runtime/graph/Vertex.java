@@ -43,7 +43,9 @@ public final class Vertex {
     return node;
   }
 
-  /** Routes output {@code output} of operator {@code from} to {@code port} of operator {@code to}. */
+  /**
+   * Routes output {@code output} of operator {@code from} to {@code port} of operator {@code to}.
+   */
   public void connect(OperatorNode from, int output, OperatorNode to, int port) {
     if (to.index() <= from.index()) {
       throw new IllegalArgumentException("Chain operators must be connected in topological order");

@@ -40,8 +40,7 @@ public final class JobExecutor {
       refs.put(v.id(), instanceRefs);
       for (int p = 0; p < v.parallelism(); p++) {
         instanceRefs[p] =
-            system.actorOf(
-                NodeActor.props(v, p, config, monitor, wiring), "v" + v.id() + "-" + p);
+            system.actorOf(NodeActor.props(v, p, config, monitor, wiring), "v" + v.id() + "-" + p);
         if (config.activity() != null) {
           config.activity().nodeStarted(instanceRefs[p]);
         }

@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Tracks the node instances of one job: completes when all finished, fails on the first error,
- * and can be cancelled. Thread-safe: node actors call it from dispatcher threads.
+ * Tracks the node instances of one job: completes when all finished, fails on the first error, and
+ * can be cancelled. Thread-safe: node actors call it from dispatcher threads.
  */
 public final class JobMonitor {
   /** Terminal outcome of a job. */
@@ -82,8 +82,8 @@ public final class JobMonitor {
   }
 
   /**
-   * Waits (bounded) until the runtime's threads are gone after the job ended, so that a caller
-   * that exits or unloads classes right after the job does not pull the rug from under them.
+   * Waits (bounded) until the runtime's threads are gone after the job ended, so that a caller that
+   * exits or unloads classes right after the job does not pull the rug from under them.
    */
   public void awaitShutdown(long timeoutMillis) {
     try {

@@ -11,8 +11,8 @@ import java.nio.file.Path;
  * @param creditsPerChannel unacknowledged batches a sender may have toward one receiver
  * @param stateRoot directory under which operators keep persistent state
  * @param clock the job's processing-time clock
- * @param eagerBundles finish the bundle after every message (test streams need outputs visible
- *     as soon as a message is handled, to detect quiescence)
+ * @param eagerBundles finish the bundle after every message (test streams need outputs visible as
+ *     soon as a message is handled, to detect quiescence)
  * @param activity counts in-flight messages, or null when nobody needs it
  */
 public record RuntimeConfig(

@@ -42,11 +42,15 @@ public final class NodeActor extends AbstractActor {
 
   private Operator[] ops;
   private SourceOperator source;
+
   /** For each operator, the indexes of in-chain operators feeding it. */
   private int[][] upstreamOps;
+
   private long[] opOutputWatermark;
+
   /** The last watermark each operator was advanced to; operators only ever see increases. */
   private long[] opInputWatermark;
+
   private Output[] opOutputs;
 
   // input side
@@ -55,12 +59,15 @@ public final class NodeActor extends AbstractActor {
   private long[] channelWatermark;
   private boolean[] channelEnded;
   private int openChannels;
+
   /** Distinct (operator, port) pairs fed by channels, and each channel's index among them. */
   private int[] portOp;
+
   private int[] portNumber;
   private int[] channelPort;
   private long[] portWatermark;
   private long inputWatermark = Long.MIN_VALUE;
+
   /** Inputs that arrived while output was blocked, with their senders (credits go back there). */
   private record PendingInput(RuntimeMessage message, ActorRef sender) {}
 
@@ -730,9 +737,7 @@ public final class NodeActor extends AbstractActor {
 
     @Override
     public Path stateDirectory() {
-      return config
-          .stateRoot()
-          .resolve("v" + vertex.id() + "-op" + op + "-i" + instance);
+      return config.stateRoot().resolve("v" + vertex.id() + "-op" + op + "-i" + instance);
     }
 
     @Override

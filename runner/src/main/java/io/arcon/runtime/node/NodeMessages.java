@@ -5,7 +5,8 @@ final class NodeMessages {
   private NodeMessages() {}
 
   /** A source may emit more data. */
-  static final Object POLL = new Object() {
+  static final Object POLL =
+      new Object() {
         @Override
         public String toString() {
           return "Poll";
@@ -13,7 +14,8 @@ final class NodeMessages {
       };
 
   /** The job's manual clock moved: fire due processing-time timers (counted as in flight). */
-  static final Object CLOCK_ADVANCED = new Object() {
+  static final Object CLOCK_ADVANCED =
+      new Object() {
         @Override
         public String toString() {
           return "ClockAdvanced";
@@ -21,7 +23,8 @@ final class NodeMessages {
       };
 
   /** Time to check bundle age and processing-time timers. */
-  static final Object TICK = new Object() {
+  static final Object TICK =
+      new Object() {
         @Override
         public String toString() {
           return "Tick";

@@ -1,7 +1,7 @@
 package io.arcon.runtime.node;
 
-import io.arcon.runtime.messages.RuntimeMessage;
 import io.arcon.runtime.job.JobActivity;
+import io.arcon.runtime.messages.RuntimeMessage;
 import java.util.ArrayDeque;
 import org.apache.pekko.actor.ActorRef;
 

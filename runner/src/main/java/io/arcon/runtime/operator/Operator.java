@@ -29,8 +29,8 @@ public interface Operator {
   default void advanceWatermark(long watermark) throws Exception {}
 
   /**
-   * The watermark of input {@code port} alone advanced (called before {@link #advanceWatermark}
-   * for the combined watermark). Operators with side inputs use it to decide readiness.
+   * The watermark of input {@code port} alone advanced (called before {@link #advanceWatermark} for
+   * the combined watermark). Operators with side inputs use it to decide readiness.
    */
   default void advancePortWatermark(int port, long watermark) throws Exception {}
 
@@ -42,7 +42,9 @@ public interface Operator {
   /** Processing time reached {@code nowMillis}: fire due processing-time timers. */
   default void advanceProcessingTime(long nowMillis) throws Exception {}
 
-  /** When the operator next wants {@link #advanceProcessingTime} ({@code Long.MAX_VALUE}: never). */
+  /**
+   * When the operator next wants {@link #advanceProcessingTime} ({@code Long.MAX_VALUE}: never).
+   */
   default long nextProcessingTimeWakeup() {
     return Long.MAX_VALUE;
   }

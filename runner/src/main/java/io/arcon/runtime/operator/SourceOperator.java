@@ -2,8 +2,8 @@ package io.arcon.runtime.operator;
 
 /**
  * A chain head that produces data instead of receiving it. The node calls {@link #poll} whenever it
- * has credit to send; between polls it processes other messages, so a source never monopolises
- * its thread.
+ * has credit to send; between polls it processes other messages, so a source never monopolises its
+ * thread.
  */
 public interface SourceOperator extends Operator {
 

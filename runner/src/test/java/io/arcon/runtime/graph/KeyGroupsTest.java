@@ -42,7 +42,8 @@ class KeyGroupsTest {
       counts[KeyGroups.instanceForKey(Integer.toString(i).getBytes(StandardCharsets.UTF_8), 4)]++;
     }
     for (int c : counts) {
-      assertTrue(c > 1500, "instances get a fair share of keys: " + java.util.Arrays.toString(counts));
+      assertTrue(
+          c > 1500, "instances get a fair share of keys: " + java.util.Arrays.toString(counts));
     }
   }
 }

@@ -24,7 +24,8 @@ class JobExecutorTest {
   @TempDir Path stateRoot;
 
   private RuntimeConfig config(int batchSize, int credits) {
-    return new RuntimeConfig(1000, 1000, batchSize, credits, stateRoot, JobClock.SYSTEM, false, null);
+    return new RuntimeConfig(
+        1000, 1000, batchSize, credits, stateRoot, JobClock.SYSTEM, false, null);
   }
 
   @BeforeEach
@@ -38,15 +39,24 @@ class JobExecutorTest {
     JobGraph g = new JobGraph();
     AtomicLong emitted = new AtomicLong();
     Vertex src = g.addVertex("source", 3);
-    OperatorNode s = src.addOperator("range", () -> new TestOperators.RangeSource(0, 100_000, emitted));
+    OperatorNode s =
+        src.addOperator("range", () -> new TestOperators.RangeSource(0, 100_000, emitted));
     s.declareOutputs(1);
     Vertex sink = g.addVertex("sink", 2);
     AtomicLong consumed = new AtomicLong();
     OperatorNode k =
         sink.addOperator(
-            "sum", () -> new TestOperators.SumSink("keyed", 0, consumed, emitted, new ArrayList<>()));
+            "sum",
+            () -> new TestOperators.SumSink("keyed", 0, consumed, emitted, new ArrayList<>()));
     g.connect(
-        src, s, 0, sink, k, 0, EdgeKind.KEYED, e -> ByteBuffer.allocate(8).putLong((Long) e).array());
+        src,
+        s,
+        0,
+        sink,
+        k,
+        0,
+        EdgeKind.KEYED,
+        e -> ByteBuffer.allocate(8).putLong((Long) e).array());
     JobMonitor m = JobExecutor.start("keyed", g, config(128, 4));
     assertEquals(JobMonitor.Outcome.DONE, m.outcome().get(60, TimeUnit.SECONDS));
     assertEquals(99_999L * 100_000L / 2, TestOperators.SumSink.SUMS.get("keyed").get());
@@ -62,11 +72,13 @@ class JobExecutorTest {
     AtomicLong consumed = new AtomicLong();
     List<Long> lag = Collections.synchronizedList(new ArrayList<>());
     Vertex src = g.addVertex("source", 1);
-    OperatorNode s = src.addOperator("range", () -> new TestOperators.RangeSource(0, 20_000, emitted));
+    OperatorNode s =
+        src.addOperator("range", () -> new TestOperators.RangeSource(0, 20_000, emitted));
     s.declareOutputs(1);
     Vertex sink = g.addVertex("sink", 1);
     OperatorNode k =
-        sink.addOperator("slow", () -> new TestOperators.SumSink("slow", 2, consumed, emitted, lag));
+        sink.addOperator(
+            "slow", () -> new TestOperators.SumSink("slow", 2, consumed, emitted, lag));
     g.connect(src, s, 0, sink, k, 0, EdgeKind.FORWARD, null);
     JobMonitor m = JobExecutor.start("slow", g, config(batch, credits));
     assertEquals(JobMonitor.Outcome.DONE, m.outcome().get(120, TimeUnit.SECONDS));
@@ -115,7 +127,14 @@ class JobExecutorTest {
             "slow",
             () -> new TestOperators.SumSink("chain", 1, consumed, emitted, new ArrayList<>()));
     g.connect(
-        src, s, 0, middle, fwd, 0, EdgeKind.KEYED, e -> ByteBuffer.allocate(8).putLong((Long) e).array());
+        src,
+        s,
+        0,
+        middle,
+        fwd,
+        0,
+        EdgeKind.KEYED,
+        e -> ByteBuffer.allocate(8).putLong((Long) e).array());
     g.connect(middle, fwd, 0, sink, k, 0, EdgeKind.REBALANCE, null);
     JobMonitor m = JobExecutor.start("credits", g, config(64, 2));
     assertEquals(JobMonitor.Outcome.DONE, m.outcome().get(120, TimeUnit.SECONDS), "" + m.failure());
@@ -130,8 +149,7 @@ class JobExecutorTest {
     AtomicLong slowWm = new AtomicLong(Long.MIN_VALUE);
     Vertex fast = g.addVertex("fast", 1);
     OperatorNode f =
-        fast.addOperator(
-            "fast", () -> new TestOperators.RangeSource(0, 5_000, emitted, 0, fastWm));
+        fast.addOperator("fast", () -> new TestOperators.RangeSource(0, 5_000, emitted, 0, fastWm));
     f.declareOutputs(1);
     Vertex slow = g.addVertex("slow", 1);
     OperatorNode s =
@@ -196,7 +214,9 @@ class JobExecutorTest {
     OperatorNode k =
         sink.addOperator(
             "sum",
-            () -> new TestOperators.SumSink("endless", 0, consumed, new AtomicLong(), new ArrayList<>()));
+            () ->
+                new TestOperators.SumSink(
+                    "endless", 0, consumed, new AtomicLong(), new ArrayList<>()));
     g.connect(v, s, 0, sink, k, 0, EdgeKind.REBALANCE, null);
     JobMonitor m = JobExecutor.start("cancel", g, config(64, 4));
     while (consumed.get() < 10_000) {
