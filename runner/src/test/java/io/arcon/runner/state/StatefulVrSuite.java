@@ -15,7 +15,12 @@ import org.junit.runners.model.RunnerBuilder;
  */
 public final class StatefulVrSuite extends Categories {
   /** {@code Class#method} of Beam tests that fail on heap too, with the reason. */
-  static final Map<String, String> FAILING_ON_EVERY_ENGINE = Map.of();
+  static final Map<String, String> FAILING_ON_EVERY_ENGINE =
+      Map.of(
+          "org.apache.beam.sdk.transforms.ParDoTest$TimerTests#testOutputTimestampWithProcessingTime",
+          "flaky on every engine, heap included: a processing-time timer with an output timestamp"
+              + " under TestStream sometimes never lets the pipeline finish (runtime bug, also"
+              + " excluded in validates-runner/exclusions.txt)");
 
   public StatefulVrSuite(Class<?> suite, RunnerBuilder builder) throws InitializationError {
     super(suite, builder);
