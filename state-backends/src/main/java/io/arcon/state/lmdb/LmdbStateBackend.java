@@ -6,6 +6,7 @@ import io.arcon.state.StateBackend;
 import io.arcon.state.StateBackendException;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
+import io.arcon.state.snapshot.DirectorySwap;
 import io.arcon.state.snapshot.FileTrees;
 import io.arcon.state.snapshot.SnapshotManifest;
 import java.io.IOException;
@@ -13,7 +14,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
@@ -149,45 +149,18 @@ public final class LmdbStateBackend implements StateBackend {
   public void restore(SnapshotHandle handle) {
     checkOpen();
     SnapshotManifest manifest = SnapshotManifest.verify(handle, ENGINE);
-    Path staging = root.resolve("lmdb.restoring");
-    Path previous = root.resolve("lmdb.previous");
-    FileTrees.deleteRecursively(staging);
-    FileTrees.deleteRecursively(previous);
-    FileTrees.copySnapshotFiles(manifest, handle.directory(), staging);
-
-    // The restore replaces everything, uncommitted writes included.
-    abortWriteTxn();
-    closeEnv();
-    try {
-      Files.move(envPath, previous, StandardCopyOption.ATOMIC_MOVE);
-      Files.move(staging, envPath, StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      putBackAndReopen(previous);
-      throw new StateBackendException(
-          "Cannot swap the restored LMDB files into " + envPath + ": " + e, e);
-    }
-    try {
-      openEnv();
-    } catch (RuntimeException e) {
-      FileTrees.deleteRecursively(envPath);
-      putBackAndReopen(previous);
-      throw new StateBackendException(
-          "The restored snapshot " + handle.directory() + " does not open: " + e.getMessage(), e);
-    }
-    FileTrees.deleteRecursively(previous);
-  }
-
-  private void putBackAndReopen(Path previous) {
-    try {
-      if (Files.exists(previous) && !Files.exists(envPath)) {
-        Files.move(previous, envPath, StandardCopyOption.ATOMIC_MOVE);
-      }
-    } catch (IOException e) {
-      throw new StateBackendException(
-          "Restore failed and the previous LMDB files in " + previous + " could not be put back",
-          e);
-    }
-    openEnv();
+    DirectorySwap.restore(
+        handle,
+        manifest,
+        "LMDB",
+        root,
+        envPath,
+        () -> {
+          // The restore replaces everything, uncommitted writes included.
+          abortWriteTxn();
+          closeEnv();
+        },
+        this::openEnv);
   }
 
   @Override

@@ -6,13 +6,13 @@ import io.arcon.state.StateBackend;
 import io.arcon.state.StateBackendException;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
+import io.arcon.state.snapshot.DirectorySwap;
 import io.arcon.state.snapshot.FileTrees;
 import io.arcon.state.snapshot.SnapshotManifest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -165,45 +165,7 @@ public final class RocksDbStateBackend implements StateBackend {
   public void restore(SnapshotHandle handle) {
     db();
     SnapshotManifest manifest = SnapshotManifest.verify(handle, ENGINE);
-    // Stage a private copy first: a failed copy leaves the running database untouched, and the
-    // copy (not the snapshot's files) is what the reopened database will write to.
-    Path staging = root.resolve("rocksdb.restoring");
-    Path previous = root.resolve("rocksdb.previous");
-    FileTrees.deleteRecursively(staging);
-    FileTrees.deleteRecursively(previous);
-    FileTrees.copySnapshotFiles(manifest, handle.directory(), staging);
-
-    closeDb();
-    try {
-      Files.move(dbPath, previous, StandardCopyOption.ATOMIC_MOVE);
-      Files.move(staging, dbPath, StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      reopenAfterFailedRestore(previous);
-      throw new StateBackendException(
-          "Cannot swap the restored RocksDB files into " + dbPath + ": " + e, e);
-    }
-    try {
-      openDb();
-    } catch (RuntimeException e) {
-      FileTrees.deleteRecursively(dbPath);
-      reopenAfterFailedRestore(previous);
-      throw new StateBackendException(
-          "The restored snapshot " + handle.directory() + " does not open: " + e.getMessage(), e);
-    }
-    FileTrees.deleteRecursively(previous);
-  }
-
-  private void reopenAfterFailedRestore(Path previous) {
-    try {
-      if (Files.exists(previous) && !Files.exists(dbPath)) {
-        Files.move(previous, dbPath, StandardCopyOption.ATOMIC_MOVE);
-      }
-    } catch (IOException e) {
-      throw new StateBackendException(
-          "Restore failed and the previous RocksDB files in " + previous + " could not be put back",
-          e);
-    }
-    openDb();
+    DirectorySwap.restore(handle, manifest, "RocksDB", root, dbPath, this::closeDb, this::openDb);
   }
 
   @Override
