@@ -1,6 +1,9 @@
 package io.arcon.runner.metrics;
 
 import java.io.Closeable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import org.apache.beam.runners.core.metrics.MetricsContainerImpl;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.sdk.metrics.MetricsEnvironment;
@@ -11,10 +14,52 @@ import org.apache.beam.sdk.metrics.MetricsEnvironment;
  */
 public final class OperatorMetrics {
   private final MetricsContainerImpl container;
+  private final List<String> outputPCollections;
 
   public OperatorMetrics(MetricsContainerStepMap stepMap, String stepName) {
+    this(containerOf(stepMap, stepName), List.of());
+  }
+
+  private OperatorMetrics(MetricsContainerImpl container, List<String> outputPCollections) {
+    this.container = container;
+    this.outputPCollections = outputPCollections;
+  }
+
+  private static MetricsContainerImpl containerOf(
+      MetricsContainerStepMap stepMap, String stepName) {
     synchronized (stepMap) {
-      this.container = stepMap.getContainer(stepName);
+      return stepMap.getContainer(stepName);
+    }
+  }
+
+  /**
+   * The same step, with the names of the PCollections its outputs (by index) produce; null for an
+   * output that feeds no PCollection.
+   */
+  public OperatorMetrics withOutputs(List<String> outputPCollections) {
+    return new OperatorMetrics(
+        container, Collections.unmodifiableList(new ArrayList<>(outputPCollections)));
+  }
+
+  /**
+   * One element counter per output (by index) for an operator instance; an output without a known
+   * PCollection counts into nothing.
+   */
+  public ElementCount[] outputElementCounts(int outputs) {
+    ElementCount[] counts = new ElementCount[outputs];
+    for (int i = 0; i < outputs; i++) {
+      String pcollection = i < outputPCollections.size() ? outputPCollections.get(i) : null;
+      counts[i] = pcollection == null ? null : new ElementCount(container, pcollection);
+    }
+    return counts;
+  }
+
+  /** Publishes the counts of an operator instance (at the end of each bundle). */
+  public static void flush(ElementCount[] counts) {
+    for (ElementCount c : counts) {
+      if (c != null) {
+        c.flush();
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 package io.arcon.runner.operators;
 
+import io.arcon.runner.metrics.ElementCount;
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.state.KeyedTimer;
 import io.arcon.runtime.graph.KeyedElement;
@@ -83,6 +84,8 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   private long inputWatermark = Long.MIN_VALUE;
   private long lastInputWatermark = Long.MIN_VALUE;
   private final BundleFinalizers finalizers = new BundleFinalizers();
+  private boolean doFnBundleStarted;
+  private ElementCount[] outputCounts;
 
   public DoFnOperator(Spec<InT, OutT> spec) {
     this.spec = spec;
@@ -99,12 +102,16 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     }
     Output output = ctx.output();
     Map<TupleTag<?>, Integer> indexes = spec.outputIndexes();
+    this.outputCounts = spec.metrics().outputElementCounts(indexes.size());
     WindowedValueMultiReceiver receiver =
         new WindowedValueMultiReceiver() {
           @Override
           public <T> void output(TupleTag<T> tag, WindowedValue<T> value) {
             Integer index = indexes.get(tag);
             if (index != null) {
+              if (outputCounts[index] != null) {
+                outputCounts[index].increment();
+              }
               output.emit(index, value);
             }
           }
@@ -192,14 +199,23 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     }
   }
 
+  /**
+   * The node opens bundles for watermarks and timers of any operator in its chain; the DoFn sees
+   * {@code @StartBundle} only when the first element or timer of the bundle reaches it, so it never
+   * gets empty bundles (Beam's runners do not start bundles without work).
+   */
   @Override
-  public void startBundle() throws Exception {
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      if (pushbackRunner != null) {
-        pushbackRunner.startBundle();
-      } else {
-        runner.startBundle();
-      }
+  public void startBundle() {}
+
+  private void ensureDoFnBundle() {
+    if (doFnBundleStarted) {
+      return;
+    }
+    doFnBundleStarted = true;
+    if (pushbackRunner != null) {
+      pushbackRunner.startBundle();
+    } else {
+      runner.startBundle();
     }
   }
 
@@ -227,6 +243,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       } else {
         value = (WindowedValue<InT>) element;
       }
+      ensureDoFnBundle();
       if (pushbackRunner != null) {
         for (WindowedValue<InT> pushed : pushbackRunner.processElementInReadyWindows(value)) {
           pushedBack.add(pushed);
@@ -242,6 +259,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     if (pushedBack.isEmpty()) {
       return;
     }
+    ensureDoFnBundle();
     List<WindowedValue<InT>> retry = new ArrayList<>(pushedBack);
     pushedBack.clear();
     pushedBackHold = Long.MAX_VALUE;
@@ -307,6 +325,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   }
 
   private void fire(KeyedTimer keyedTimer) {
+    ensureDoFnBundle();
     Object key = keyed.setCurrentKeyForTimer(keyedTimer);
     TimerData timer = keyedTimer.timer();
     StateNamespace ns = timer.getNamespace();
@@ -336,6 +355,10 @@ public final class DoFnOperator<InT, OutT> implements Operator {
 
   @Override
   public void finishBundle() throws Exception {
+    if (!doFnBundleStarted) {
+      return;
+    }
+    doFnBundleStarted = false;
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
       if (pushbackRunner != null) {
         pushbackRunner.finishBundle();
@@ -344,6 +367,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       }
       finalizers.finalizeBundle();
     }
+    OperatorMetrics.flush(outputCounts);
   }
 
   @Override

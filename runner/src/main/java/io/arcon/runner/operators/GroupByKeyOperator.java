@@ -1,5 +1,6 @@
 package io.arcon.runner.operators;
 
+import io.arcon.runner.metrics.ElementCount;
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.state.KeyedTimer;
 import io.arcon.runtime.graph.KeyedElement;
@@ -61,6 +62,7 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
   private KeyedStateContext<K> keyed;
   private DoFnRunner<KeyedWorkItem<K, InT>, KV<K, OutT>> runner;
   private long inputWatermark = Long.MIN_VALUE;
+  private ElementCount[] outputCount;
 
   public GroupByKeyOperator(Spec<K, InT, OutT> spec) {
     this.spec = spec;
@@ -80,11 +82,15 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
             spec.keyCoder(),
             ws.getWindowFn().windowCoder());
     Output output = ctx.output();
+    outputCount = spec.metrics().outputElementCounts(1);
     TupleTag<KV<K, OutT>> mainTag = new TupleTag<>("output");
     WindowedValueMultiReceiver receiver =
         new WindowedValueMultiReceiver() {
           @Override
           public <T> void output(TupleTag<T> tag, WindowedValue<T> value) {
+            if (outputCount[0] != null) {
+              outputCount[0].increment();
+            }
             output.emit(0, value);
           }
         };
@@ -164,7 +170,10 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
   public void advanceProcessingTime(long nowMillis) throws Exception {
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
       keyed.setWatermarks(inputWatermark, new Instant(nowMillis));
-      fireDue(() -> keyed.pollProcessingTimer(nowMillis));
+      // Triggers fire once processing time is strictly after their delay (isAfter), as in
+      // runners-core's InMemoryTimerInternals; a timer delivered at exactly its time would be
+      // consumed without firing the pane, so only timers before now are due.
+      fireDue(() -> keyed.pollProcessingTimer(nowMillis - 1));
     }
   }
 
@@ -201,7 +210,8 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
 
   @Override
   public long nextProcessingTimeWakeup() {
-    return keyed.nextProcessingTimeWakeup();
+    long next = keyed.nextProcessingTimeWakeup();
+    return next == Long.MAX_VALUE ? next : next + 1;
   }
 
   @Override
@@ -214,6 +224,7 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
       runner.finishBundle();
     }
+    OperatorMetrics.flush(outputCount);
   }
 
   @Override

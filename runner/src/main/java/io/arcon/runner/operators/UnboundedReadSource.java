@@ -14,29 +14,61 @@ import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.values.WindowedValues;
 
 /**
- * Primitive unbounded Read: the source is split into one split per instance (or as many as it
- * gives); each instance round-robins over its readers. The instance's watermark is the minimum of
- * its readers' watermarks; a reader whose watermark reaches the end of time is finished. Checkpoint
- * marks are finalized when the bundle that read their records is finished.
+ * Primitive unbounded Read, optionally bounded by {@link Limits} (Beam's {@code
+ * BoundedReadFromUnboundedSource}, read here directly so all splits read concurrently instead of
+ * one blocking DoFn call per split): the source is split into one split per instance (or as many as
+ * it gives); each instance round-robins over its readers. The instance's watermark is the minimum
+ * of its readers' watermarks; a reader whose watermark reaches the end of time is finished.
+ * Checkpoint marks are finalized when the bundle that read their records is finished.
  */
 public final class UnboundedReadSource<T> implements SourceOperator {
   private static final int DEDUP_CAPACITY = 100_000;
 
+  /**
+   * Where reading stops (Beam's {@code BoundedReadFromUnboundedSource}): after {@code
+   * maxNumRecords} records over all splits, or {@code maxReadTimeMillis} after a split's reader
+   * started; {@link #NONE} reads forever.
+   */
+  public record Limits(long maxNumRecords, long maxReadTimeMillis) {
+    public static final Limits NONE = new Limits(Long.MAX_VALUE, Long.MAX_VALUE);
+
+    /** The records split {@code split} of {@code splits} may read: an even share of the total. */
+    long recordsForSplit(int split, int splits) {
+      if (maxNumRecords == Long.MAX_VALUE) {
+        return Long.MAX_VALUE;
+      }
+      long share = maxNumRecords / splits;
+      return split < maxNumRecords % splits ? share + 1 : share;
+    }
+  }
+
   private final UnboundedSource<T, ?> source;
   private final PipelineOptions options;
   private final OperatorMetrics metrics;
+  private final Limits limits;
   private OperatorContext context;
   private final List<UnboundedSource.UnboundedReader<T>> readers = new ArrayList<>();
   private final List<Boolean> started = new ArrayList<>();
   private final List<Boolean> finished = new ArrayList<>();
+  private final List<Long> recordsLeft = new ArrayList<>();
+  private final List<Long> readUntilMillis = new ArrayList<>();
   private long watermark = Long.MIN_VALUE;
   private Map<ByteBuffer, Boolean> seenIds;
 
   public UnboundedReadSource(
       UnboundedSource<T, ?> source, PipelineOptions options, OperatorMetrics metrics) {
+    this(source, options, metrics, Limits.NONE);
+  }
+
+  public UnboundedReadSource(
+      UnboundedSource<T, ?> source,
+      PipelineOptions options,
+      OperatorMetrics metrics,
+      Limits limits) {
     this.source = source;
     this.options = options;
     this.metrics = metrics;
+    this.limits = limits;
   }
 
   @Override
@@ -58,7 +90,10 @@ public final class UnboundedReadSource<T> implements SourceOperator {
     for (int i = ctx.instanceIndex(); i < splits.size(); i += ctx.parallelism()) {
       readers.add(splits.get(i).createReader(options, null));
       started.add(false);
-      finished.add(false);
+      long records = limits.recordsForSplit(i, splits.size());
+      finished.add(records == 0);
+      recordsLeft.add(records);
+      readUntilMillis.add(Long.MAX_VALUE);
     }
     if (source.requiresDeduping()) {
       seenIds =
@@ -85,10 +120,13 @@ public final class UnboundedReadSource<T> implements SourceOperator {
       }
       UnboundedSource.UnboundedReader<T> reader = readers.get(r);
       int n = 0;
-      while (n < perReader) {
+      while (n < perReader && recordsLeft.get(r) > 0) {
         boolean available;
         if (!started.get(r)) {
           started.set(r, true);
+          if (limits.maxReadTimeMillis() != Long.MAX_VALUE) {
+            readUntilMillis.set(r, System.currentTimeMillis() + limits.maxReadTimeMillis());
+          }
           available = reader.start();
         } else {
           available = reader.advance();
@@ -97,6 +135,9 @@ public final class UnboundedReadSource<T> implements SourceOperator {
           break;
         }
         n++;
+        if (recordsLeft.get(r) != Long.MAX_VALUE) {
+          recordsLeft.set(r, recordsLeft.get(r) - 1);
+        }
         if (seenIds != null) {
           ByteBuffer id = ByteBuffer.wrap(reader.getCurrentRecordId());
           if (seenIds.put(id, Boolean.TRUE) != null) {
@@ -111,7 +152,9 @@ public final class UnboundedReadSource<T> implements SourceOperator {
                     reader.getCurrent(), reader.getCurrentTimestamp()));
       }
       emitted += n;
-      if (!reader.getWatermark().isBefore(BoundedWindow.TIMESTAMP_MAX_VALUE)) {
+      if (!reader.getWatermark().isBefore(BoundedWindow.TIMESTAMP_MAX_VALUE)
+          || recordsLeft.get(r) == 0
+          || System.currentTimeMillis() >= readUntilMillis.get(r)) {
         finished.set(r, true);
       }
     }
@@ -125,11 +168,13 @@ public final class UnboundedReadSource<T> implements SourceOperator {
   private void updateWatermark() {
     long min = Long.MAX_VALUE;
     for (int r = 0; r < readers.size(); r++) {
-      if (!finished.get(r) && started.get(r)) {
-        min = Math.min(min, Watermarks.fromInstant(readers.get(r).getWatermark()));
-      } else if (!started.get(r)) {
-        min = Long.MIN_VALUE;
+      if (finished.get(r)) {
+        continue;
       }
+      min =
+          started.get(r)
+              ? Math.min(min, Watermarks.fromInstant(readers.get(r).getWatermark()))
+              : Long.MIN_VALUE;
     }
     watermark = Math.max(watermark, min);
   }

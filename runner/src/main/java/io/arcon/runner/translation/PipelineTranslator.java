@@ -27,6 +27,7 @@ import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.CannotProvideCoderException;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.io.BoundedReadFromUnboundedSource;
 import org.apache.beam.sdk.io.BoundedSource;
 import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.io.UnboundedSource;
@@ -89,6 +90,13 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
     if (transform instanceof Combine.PerKey<?, ?, ?> perKey && isLiftable(node, perKey)) {
       translateLiftedCombine(node, perKey);
       return CompositeBehavior.DO_NOT_ENTER_TRANSFORM;
+    }
+    if (transform instanceof BoundedReadFromUnboundedSource<?> read) {
+      BoundedUnboundedRead spec = BoundedUnboundedRead.of(read);
+      if (spec != null) {
+        translateBoundedReadFromUnbounded(node, spec);
+        return CompositeBehavior.DO_NOT_ENTER_TRANSFORM;
+      }
     }
     return CompositeBehavior.ENTER_TRANSFORM;
   }
@@ -159,6 +167,24 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
     produce(node, ctx.addSource(node.getFullName(), ImpulseSource::new));
   }
 
+  /**
+   * Beam expands a bounded read of an unbounded source into one blocking DoFn call per split (100
+   * splits by default, each reading up to its time limit), which at low parallelism runs the splits
+   * one after another; read as a limited unbounded source, they all progress together.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void translateBoundedReadFromUnbounded(
+      TransformHierarchy.Node node, BoundedUnboundedRead spec) {
+    ArconPipelineOptions options = ctx.options();
+    var metrics = ctx.metricsFor(node.getFullName());
+    UnboundedSource<?, ?> source = spec.source();
+    UnboundedReadSource.Limits limits = spec.limits();
+    produce(
+        node,
+        ctx.addSource(
+            node.getFullName(), () -> new UnboundedReadSource(source, options, metrics, limits)));
+  }
+
   @SuppressWarnings({"unchecked", "rawtypes"})
   private void translateRead(TransformHierarchy.Node node) {
     PTransform<?, ?> t = node.getTransform();
@@ -216,6 +242,11 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
         outputCoders.put(tag, out.getCoder());
       }
     }
+    List<String> outputNames = new ArrayList<>();
+    for (TupleTag<?> tag : ordered) {
+      PCollection<?> out = outputs.get(tag);
+      outputNames.add(out == null ? null : out.getName());
+    }
     List<PCollectionView<?>> sideInputs = new ArrayList<>(pardo.getSideInputs().values());
     boolean stateful = signature.usesState() || signature.usesTimers();
     Coder<?> keyCoder = null;
@@ -244,7 +275,7 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
             stateful,
             signature.processElement().requiresTimeSortedInput(),
             ctx.stateEngineFor(name),
-            ctx.metricsFor(name));
+            ctx.metricsFor(name).withOutputs(outputNames));
     OperatorNode op;
     if (stateful) {
       op = ctx.addKeyed(name, () -> new DoFnOperator<>(spec), main);
@@ -278,7 +309,7 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
             input.getWindowingStrategy(),
             (SystemReduceFn) SystemReduceFn.buffering(kv.getValueCoder()),
             ctx.stateEngineFor(name),
-            ctx.metricsFor(name));
+            ctx.metricsFor(name).withOutputs(outputNamesOf(node)));
     produce(node, ctx.addKeyed(name, () -> new GroupByKeyOperator<>(spec), input));
   }
 
@@ -413,7 +444,7 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
             (SystemReduceFn<Object, Object, ?, Object, BoundedWindow>)
                 (SystemReduceFn) SystemReduceFn.combining(kv.getKeyCoder(), applied),
             ctx.stateEngineFor(name),
-            ctx.metricsFor(name));
+            ctx.metricsFor(name).withOutputs(outputNamesOf(node)));
     OperatorNode merge =
         ctx.addKeyedFrom(
             name + "/MergeAccumulators",
@@ -423,5 +454,14 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
             0,
             kv.getKeyCoder());
     produce(node, merge);
+  }
+
+  /** The names of a single-output transform's PCollection, for its element-count metric. */
+  private static List<String> outputNamesOf(TransformHierarchy.Node node) {
+    List<String> names = new ArrayList<>();
+    for (PCollection<?> out : node.getOutputs().values()) {
+      names.add(out.getName());
+    }
+    return names;
   }
 }

@@ -1,7 +1,7 @@
 package io.arcon.runtime.job;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.ActorRef;
 
@@ -12,7 +12,14 @@ import org.apache.pekko.actor.ActorRef;
  */
 public final class JobActivity {
   private final AtomicLong inFlight = new AtomicLong();
-  private final Set<ActorRef> liveNodes = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Live nodes and how many clock notifications each has not yet handled. A node that stops never
+   * handles what is still in its mailbox (Pekko drops it), so its unhandled notifications are taken
+   * off the in-flight count when it stops; otherwise the job would never look quiescent again.
+   */
+  private final Map<ActorRef, Integer> pendingClockNotifications = new HashMap<>();
+
   private volatile Object clockAdvancedMessage;
 
   public void sent() {
@@ -27,12 +34,15 @@ public final class JobActivity {
     return inFlight.get() == 0;
   }
 
-  public void nodeStarted(ActorRef node) {
-    liveNodes.add(node);
+  public synchronized void nodeStarted(ActorRef node) {
+    pendingClockNotifications.put(node, 0);
   }
 
-  public void nodeStopped(ActorRef node) {
-    liveNodes.remove(node);
+  public synchronized void nodeStopped(ActorRef node) {
+    Integer unhandled = pendingClockNotifications.remove(node);
+    if (unhandled != null && unhandled > 0) {
+      inFlight.addAndGet(-unhandled);
+    }
   }
 
   void setClockAdvancedMessage(Object message) {
@@ -40,10 +50,20 @@ public final class JobActivity {
   }
 
   /** Tells every live node that processing time moved (each notification counts as in flight). */
-  public void broadcastClockAdvanced() {
-    for (ActorRef node : liveNodes) {
+  public synchronized void broadcastClockAdvanced() {
+    for (Map.Entry<ActorRef, Integer> node : pendingClockNotifications.entrySet()) {
+      node.setValue(node.getValue() + 1);
       sent();
-      node.tell(clockAdvancedMessage, ActorRef.noSender());
+      node.getKey().tell(clockAdvancedMessage, ActorRef.noSender());
+    }
+  }
+
+  /** A node handled one clock notification (it must still be live: stopped nodes handle none). */
+  public synchronized void clockAdvanceHandled(ActorRef node) {
+    Integer pending = pendingClockNotifications.get(node);
+    if (pending != null && pending > 0) {
+      pendingClockNotifications.put(node, pending - 1);
+      processed();
     }
   }
 }

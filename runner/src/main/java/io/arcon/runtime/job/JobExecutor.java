@@ -31,7 +31,8 @@ public final class JobExecutor {
     monitor.setShutdown(system.getWhenTerminated().toCompletableFuture());
 
     Map<Integer, ActorRef[]> refs = new HashMap<>();
-    NodeActor.Wiring wiring = new NodeActor.Wiring(refs);
+    NodeActor.Wiring wiring =
+        new NodeActor.Wiring(refs, new StartGate(instances, NodeActor.startMessage()));
     List<Vertex> order = topologicalOrder(graph);
     // Receivers first; the map is complete for a vertex's targets when it is created.
     for (int i = order.size() - 1; i >= 0; i--) {

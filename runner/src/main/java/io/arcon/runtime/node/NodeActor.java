@@ -8,6 +8,7 @@ import io.arcon.runtime.graph.OperatorNode;
 import io.arcon.runtime.graph.Vertex;
 import io.arcon.runtime.job.JobMonitor;
 import io.arcon.runtime.job.RuntimeConfig;
+import io.arcon.runtime.job.StartGate;
 import io.arcon.runtime.messages.RuntimeMessage;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
@@ -32,7 +33,7 @@ import org.apache.pekko.actor.Props;
 public final class NodeActor extends AbstractActor {
 
   /** Wiring handed to a node at creation: actor refs of every downstream instance. */
-  public record Wiring(Map<Integer, ActorRef[]> instancesByVertexId) {}
+  public record Wiring(Map<Integer, ActorRef[]> instancesByVertexId, StartGate startGate) {}
 
   private final Vertex vertex;
   private final int instance;
@@ -88,6 +89,11 @@ public final class NodeActor extends AbstractActor {
   private boolean inputsEnded;
   private boolean finishing;
   private boolean stopped;
+
+  /** The message that tells a node every node of the job is set up: it may start its work. */
+  public static Object startMessage() {
+    return NodeMessages.START;
+  }
 
   /** The message that tells a node the job's manual clock moved. */
   public static Object clockAdvancedMessage() {
@@ -218,10 +224,27 @@ public final class NodeActor extends AbstractActor {
     }
     if (n > 0 && ops[0] instanceof SourceOperator s) {
       source = s;
-      getSelf().tell(NodeMessages.POLL, ActorRef.noSender());
-    } else if (channels == 0) {
-      // A chain with neither inputs nor a source (e.g. Flatten of nothing) is immediately done.
-      startFinishing();
+    }
+    wiring.startGate().ready(getSelf());
+  }
+
+  /**
+   * Every node of the job is set up. Work starts only now, so no node finishes (and tears its DoFns
+   * down) while another still runs its setup: user code sees all setups before any teardown.
+   */
+  private void onStart() {
+    if (stopped) {
+      return;
+    }
+    try {
+      if (source != null) {
+        getSelf().tell(NodeMessages.POLL, ActorRef.noSender());
+      } else if (channelTargetOp.length == 0) {
+        // A chain with neither inputs nor a source (e.g. Flatten of nothing) is immediately done.
+        startFinishing();
+      }
+    } catch (Throwable t) {
+      fail(t);
     }
   }
 
@@ -283,6 +306,7 @@ public final class NodeActor extends AbstractActor {
     return receiveBuilder()
         .match(RuntimeMessage.Credit.class, this::onCredit)
         .match(RuntimeMessage.class, this::onInput)
+        .matchEquals(NodeMessages.START, m -> onStart())
         .matchEquals(NodeMessages.POLL, m -> guarded(this::onPoll))
         .matchEquals(NodeMessages.TICK, m -> guarded(this::onTick))
         .matchEquals(NodeMessages.CLOCK_ADVANCED, m -> onClockAdvanced())
@@ -308,7 +332,7 @@ public final class NodeActor extends AbstractActor {
   private void onClockAdvanced() {
     guarded(this::onTick);
     if (config.activity() != null) {
-      config.activity().processed();
+      config.activity().clockAdvanceHandled(getSelf());
     }
   }
 

@@ -4,6 +4,15 @@ package io.arcon.runtime.node;
 final class NodeMessages {
   private NodeMessages() {}
 
+  /** Every node of the job is set up; work may start. */
+  static final Object START =
+      new Object() {
+        @Override
+        public String toString() {
+          return "Start";
+        }
+      };
+
   /** A source may emit more data. */
   static final Object POLL =
       new Object() {

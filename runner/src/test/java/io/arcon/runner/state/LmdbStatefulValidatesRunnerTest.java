@@ -14,7 +14,7 @@ import org.junit.runners.Suite;
  * with {@code --stateBackend=lmdb}: all of a stateful transform's Beam state and timers live in the
  * lmdb engine.
  */
-@RunWith(StatefulVrSuite.class)
+@RunWith(Categories.class)
 @Categories.IncludeCategory({UsesStatefulParDo.class, UsesTimersInParDo.class})
 @Suite.SuiteClasses({
   ParDoTest.StateTests.class,

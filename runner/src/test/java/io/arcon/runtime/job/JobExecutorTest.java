@@ -230,4 +230,60 @@ class JobExecutorTest {
     long later = consumed.get();
     assertTrue(later - after < 100_000, "processing stops after cancel");
   }
+
+  /**
+   * A source must not emit before every node finished opening its operators: a slow node would
+   * otherwise still be in setup while a fast one already ran to completion.
+   */
+  @Test
+  void noNodeStartsWorkBeforeEveryNodeIsSetUp() throws Exception {
+    JobGraph g = new JobGraph();
+    AtomicLong emitted = new AtomicLong();
+    AtomicLong slowOpenDoneAt = new AtomicLong();
+    AtomicLong firstElementAt = new AtomicLong();
+    Vertex src = g.addVertex("source", 1);
+    OperatorNode s = src.addOperator("range", () -> new TestOperators.RangeSource(0, 10, emitted));
+    s.declareOutputs(1);
+    Vertex sink = g.addVertex("sink", 1);
+    OperatorNode k =
+        sink.addOperator(
+            "record",
+            () ->
+                new io.arcon.runtime.operator.Operator() {
+                  @Override
+                  public void open(io.arcon.runtime.operator.OperatorContext context) {}
+
+                  @Override
+                  public void processElement(int port, Object element) {
+                    firstElementAt.compareAndSet(0, System.nanoTime());
+                  }
+                });
+    g.connect(src, s, 0, sink, k, 0, EdgeKind.FORWARD, null);
+    Vertex slow = g.addVertex("slow-setup", 1);
+    slow.addOperator(
+        "slow",
+        () ->
+            new TestOperators.EndlessSource() {
+              @Override
+              public void open(io.arcon.runtime.operator.OperatorContext context) {
+                try {
+                  Thread.sleep(500);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+                slowOpenDoneAt.set(System.nanoTime());
+              }
+
+              @Override
+              public PollResult poll(int maxElements) {
+                return PollResult.DONE;
+              }
+            });
+    JobMonitor m = JobExecutor.start("gate", g, config(32, 4));
+    assertEquals(JobMonitor.Outcome.DONE, m.outcome().get(60, TimeUnit.SECONDS), "" + m.failure());
+    assertTrue(firstElementAt.get() != 0, "the sink saw elements");
+    assertTrue(
+        firstElementAt.get() > slowOpenDoneAt.get(),
+        "the first element arrived before the slow node finished its setup");
+  }
 }

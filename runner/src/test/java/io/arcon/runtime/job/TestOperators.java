@@ -68,7 +68,7 @@ final class TestOperators {
   }
 
   /** Never ends; emits a value per poll. */
-  static final class EndlessSource implements SourceOperator {
+  static class EndlessSource implements SourceOperator {
     private OperatorContext ctx;
     private long next;
 
