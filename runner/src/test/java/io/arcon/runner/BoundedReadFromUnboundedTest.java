@@ -18,7 +18,6 @@ import org.apache.beam.sdk.metrics.MetricNameFilter;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.metrics.MetricsFilter;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.transforms.Count;
 import org.apache.beam.sdk.transforms.Distinct;
@@ -31,10 +30,7 @@ import org.junit.jupiter.api.Test;
 class BoundedReadFromUnboundedTest {
 
   private static Pipeline pipeline() {
-    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
-    options.setRunner(TestArconRunner.class);
-    options.setParallelism(2);
-    return Pipeline.create(options);
+    return TestPipelines.create(TestArconRunner.class);
   }
 
   @Test

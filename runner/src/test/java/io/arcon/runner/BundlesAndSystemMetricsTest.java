@@ -10,7 +10,6 @@ import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.io.GenerateSequence;
 import org.apache.beam.sdk.metrics.MetricResult;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -28,10 +27,7 @@ import org.junit.jupiter.api.Test;
 class BundlesAndSystemMetricsTest {
 
   private static Pipeline pipeline() {
-    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
-    options.setRunner(ArconRunner.class);
-    options.setParallelism(2);
-    return Pipeline.create(options);
+    return TestPipelines.create(ArconRunner.class);
   }
 
   /** Counts bundles; static because each parallel instance is a deserialized copy. */

@@ -19,7 +19,6 @@ import org.apache.beam.sdk.PipelineRunner;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
 import org.apache.beam.sdk.state.TimeDomain;
@@ -279,10 +278,7 @@ class DirectRunnerEquivalenceTest {
 
   private static List<String> run(
       Class<? extends PipelineRunner<?>> runner, Function<Pipeline, PCollection<String>> build) {
-    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
-    options.setRunner(runner);
-    options.setParallelism(2);
-    Pipeline p = Pipeline.create(options);
+    Pipeline p = TestPipelines.create(runner);
     String id = UUID.randomUUID().toString();
     build.apply(p).apply(ParDo.of(new Record<>(id)));
     p.run().waitUntilFinish();

@@ -30,10 +30,7 @@ import org.junit.jupiter.api.Test;
 class PipelineResultTest {
 
   private static Pipeline pipeline(Class<? extends org.apache.beam.sdk.PipelineRunner<?>> runner) {
-    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
-    options.setRunner(runner);
-    options.setParallelism(2);
-    return Pipeline.create(options);
+    return TestPipelines.create(runner);
   }
 
   static final class UserFailure extends RuntimeException {

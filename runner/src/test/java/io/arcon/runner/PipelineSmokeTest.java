@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.transforms.Count;
 import org.apache.beam.sdk.transforms.Create;
@@ -23,10 +22,7 @@ import org.junit.jupiter.api.Test;
 class PipelineSmokeTest {
 
   static Pipeline pipeline() {
-    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
-    options.setRunner(TestArconRunner.class);
-    options.setParallelism(2);
-    return Pipeline.create(options);
+    return TestPipelines.create(TestArconRunner.class);
   }
 
   @Test
