@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
 
@@ -30,7 +31,8 @@ public final class JobExecutor {
     ActorSystem system = ActorSystem.create(actorSystemName(jobName), pekkoConfig());
     monitor.setShutdown(system.getWhenTerminated().toCompletableFuture());
 
-    Map<Integer, ActorRef[]> refs = new HashMap<>();
+    // Nodes read this map from their own threads while later vertices are still being added.
+    Map<Integer, ActorRef[]> refs = new ConcurrentHashMap<>();
     NodeActor.Wiring wiring =
         new NodeActor.Wiring(refs, new StartGate(instances, NodeActor.startMessage()));
     List<Vertex> order = topologicalOrder(graph);
