@@ -3,12 +3,15 @@ package io.arcon.state.heap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.state.KeyBytes;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -90,6 +93,18 @@ class BytesHashMapTest {
     }
     assertEquals(reference.size(), visited.size());
     assertEquals(reference, visited);
+  }
+
+  /** Keys that differ in a few adjacent bytes (big-endian counters) must not share hashes. */
+  @Test
+  void counterKeysGetDistinctHashes() {
+    Set<Integer> hashes = new HashSet<>();
+    int count = 1 << 20;
+    for (int i = 0; i < count; i++) {
+      hashes.add(BytesHashMap.hash(key(i)));
+    }
+    // A random 32-bit hash collides about count^2 / 2^33 = 128 times here.
+    assertTrue(hashes.size() > count - 1_000, "distinct hashes: " + hashes.size());
   }
 
   private static byte[] slotKey(BytesHashMap map, byte[] key) {
