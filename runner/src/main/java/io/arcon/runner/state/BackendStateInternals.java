@@ -284,15 +284,17 @@ public final class BackendStateInternals<K> implements StateInternals {
     }
 
     /**
-     * Whether {@code other} binds the same kind of cell with the same coders. Runners build a new
-     * tag per access around the DoFn's one spec object, so spec identity is the common hit.
+     * Whether {@code other} binds the same kind of cell with the same coders (a tag's own equality
+     * compares only ids). Runners build a new tag per access around the DoFn's one spec object, so
+     * spec identity is the common hit.
      */
     boolean sameSpec(StateTag<?> other) {
       if (tag == other) {
         return true;
       }
       Object spec = tag.getSpec();
-      return (spec != null && spec == other.getSpec()) || tag.equals(other);
+      Object otherSpec = other.getSpec();
+      return spec == otherSpec || (spec != null && spec.equals(otherSpec));
     }
   }
 
