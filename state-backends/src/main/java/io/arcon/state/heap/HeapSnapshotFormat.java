@@ -45,8 +45,8 @@ final class HeapSnapshotFormat {
             } else {
               byte[] value = (byte[]) stored;
               out.writeByte(KIND_VALUE);
-              out.writeInt(value.length);
-              out.write(value);
+              out.writeInt(StoredValue.length(value));
+              StoredValue.writeTo(out, value);
             }
           });
     }
@@ -71,7 +71,7 @@ final class HeapSnapshotFormat {
         byte kind = in.readByte();
         byte[] value = readBytes(in, fileSize, "value");
         switch (kind) {
-          case KIND_VALUE -> content.put(key, value);
+          case KIND_VALUE -> content.put(key, StoredValue.of(value));
           case KIND_LIST -> content.put(key, FramedList.ofFramed(value));
           default -> throw new IOException("unknown entry kind " + kind + " at entry " + i);
         }

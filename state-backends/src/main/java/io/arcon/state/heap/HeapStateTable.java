@@ -14,8 +14,13 @@ import java.util.Objects;
 
 /**
  * A heap table: a {@link HeapIndex} (hash map for point operations, lazily ordered keys for scans)
- * whose values are either {@code byte[]} (plain values, stored as given: the SPI lets engines
- * retain caller arrays) or {@link FramedList}.
+ * whose values are either plain values in their {@link StoredValue} form or {@link FramedList}s.
+ *
+ * <p>Plain values are private to the table: {@link #put} stores a copy, {@link #get} and scans hand
+ * out copies. That lets a put of an existing key whose value still fits overwrite the stored bytes
+ * in place, so a steady stream of updates creates no long-lived objects: storing each new array
+ * would make the generational GC track an old-to-young reference per update and copy every value
+ * out of the young generation, which costs more than the update itself.
  */
 final class HeapStateTable implements StateTable {
   /**
@@ -40,16 +45,21 @@ final class HeapStateTable implements StateTable {
   @Override
   public byte[] get(byte[] key) {
     Object value = index.get(key);
-    if (value == null || value instanceof byte[]) {
-      return (byte[]) value;
-    }
-    return ((FramedList) value).framedCopy();
+    return value == null ? null : exportValue(value);
   }
 
   @Override
   public void put(byte[] key, byte[] value) {
     Objects.requireNonNull(value, "value");
-    Object old = index.put(key, value);
+    Object stored = index.get(key);
+    if (stored instanceof byte[] current) {
+      int oldLength = StoredValue.length(current);
+      if (StoredValue.overwrite(current, value)) {
+        sizeBytes += value.length - oldLength;
+        return;
+      }
+    }
+    Object old = index.put(key, StoredValue.of(value));
     if (old == null) {
       sizeBytes += ENTRY_OVERHEAD_BYTES + key.length + value.length;
     } else {
@@ -92,8 +102,7 @@ final class HeapStateTable implements StateTable {
       sizeBytes += ENTRY_OVERHEAD_BYTES + key.length + list.length();
     } else {
       // A plain value appended to: concatenate, exactly as RocksDB's merge would.
-      byte[] plain = (byte[]) existing;
-      list = FramedList.ofFramed(plain);
+      list = FramedList.ofFramed(StoredValue.copy((byte[]) existing));
       sizeBytes += list.append(element);
     }
     index.put(key, list);
@@ -105,7 +114,7 @@ final class HeapStateTable implements StateTable {
     if (value instanceof FramedList list) {
       return list.elements();
     }
-    return ListFraming.decode((byte[]) value);
+    return ListFraming.decode(value == null ? null : StoredValue.copy((byte[]) value));
   }
 
   @Override
@@ -122,9 +131,9 @@ final class HeapStateTable implements StateTable {
     return index.size();
   }
 
-  /** Hands a stored value out: plain values as stored, lists as a copy of their frames. */
+  /** Hands a stored value out as a copy (plain values are overwritten in place, see above). */
   static byte[] exportValue(Object value) {
-    return value instanceof FramedList list ? list.framedCopy() : (byte[]) value;
+    return value instanceof FramedList list ? list.framedCopy() : StoredValue.copy((byte[]) value);
   }
 
   /** Visits every entry with the stored value objects (for snapshots), in no particular order. */
@@ -142,7 +151,7 @@ final class HeapStateTable implements StateTable {
   }
 
   private static long valueSize(Object value) {
-    return value instanceof FramedList list ? list.length() : ((byte[]) value).length;
+    return value instanceof FramedList list ? list.length() : StoredValue.length((byte[]) value);
   }
 
   private NavigableSet<byte[]> range(byte[] from, boolean fromInclusive, byte[] toExclusive) {
