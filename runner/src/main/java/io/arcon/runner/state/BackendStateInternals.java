@@ -80,8 +80,8 @@ public final class BackendStateInternals<K> implements StateInternals {
   public static final String HOLD_INDEX_TABLE = "beam_hold_index";
 
   /**
-   * Bound on cached cell objects for one key: a key with very many windows (namespaces) must not
-   * grow the cache without limit. The cache only saves re-binding; dropping it is always safe.
+   * Bound on cached cells (one per namespace and state id): many windows (namespaces) must not grow
+   * the cache without limit. The cache only saves re-binding; dropping it is always safe.
    */
   private static final int MAX_CACHED_CELLS = 4096;
 
@@ -93,7 +93,7 @@ public final class BackendStateInternals<K> implements StateInternals {
   private final StateCoding coding = new StateCoding();
   private final OrderedBytes addressBuilder = new OrderedBytes(128);
   private final Binder binder = new Binder();
-  private Map<CellKey, State> cells = new HashMap<>();
+  private Map<CellSlot, CachedCell> cells = new HashMap<>();
 
   private K key;
   private byte[] encodedKey;
@@ -125,9 +125,6 @@ public final class BackendStateInternals<K> implements StateInternals {
           "setKey needs the coder-encoded key bytes; got null for key " + key);
     }
     this.key = key;
-    if (!Arrays.equals(this.encodedKey, encodedKey)) {
-      dropCells();
-    }
     this.encodedKey = encodedKey;
   }
 
@@ -214,40 +211,51 @@ public final class BackendStateInternals<K> implements StateInternals {
     return KeyBytes.concat(OrderedBytes.orderedLong(holdMillis), address);
   }
 
+  /**
+   * The cell of {@code address} in {@code namespace} for the current key. A cell stays bound to the
+   * key it was obtained for; the cache keeps, per namespace and state id, the last cell and the
+   * encoded {@code [namespace][state id]} part of its address, so switching keys costs one small
+   * cell and one address array instead of re-encoding the whole address.
+   */
   @Override
   @SuppressWarnings("unchecked")
   public <T extends State> T state(
       StateNamespace namespace, StateTag<T> address, StateContext<?> context) {
     requireKey();
-    CellKey cellKey = new CellKey(namespace, address);
-    State cached = cells.get(cellKey);
-    if (cached != null) {
-      return (T) cached;
-    }
-    if (cells.size() >= MAX_CACHED_CELLS) {
-      dropCells();
+    CellSlot slot = new CellSlot(namespace, address.getId());
+    CachedCell cached = cells.get(slot);
+    if (cached == null || !cached.sameSpec(address)) {
+      if (cells.size() >= MAX_CACHED_CELLS) {
+        dropCells();
+      }
+      cached =
+          new CachedCell(
+              address,
+              addressBuilder
+                  .reset()
+                  .writeLengthPrefixed(namespace.stringKey())
+                  .writeLengthPrefixed(address.getId())
+                  .toByteArray());
+      cells.put(slot, cached);
+    } else if (cached.boundKey == encodedKey || Arrays.equals(cached.boundKey, encodedKey)) {
+      return (T) cached.cell;
     }
     binder.address =
         addressBuilder
             .reset()
             .writeLengthPrefixed(encodedKey)
-            .writeLengthPrefixed(namespace.stringKey())
-            .writeLengthPrefixed(address.getId())
+            .writeBytes(cached.namespaceAndId)
             .toByteArray();
     binder.context = context;
     T cell = address.bind(binder);
-    cells.put(cellKey, cell);
+    cached.cell = cell;
+    cached.boundKey = encodedKey;
     return cell;
   }
 
   private void dropCells() {
-    // HashMap.clear() walks the whole bucket array: after one key with many windows it would cost
-    // thousands of steps on every key change, so a grown map is replaced instead.
-    if (cells.size() > 64) {
-      cells = new HashMap<>();
-    } else {
-      cells.clear();
-    }
+    // HashMap.clear() walks the whole bucket array; a grown map is cheaper to replace.
+    cells = new HashMap<>();
   }
 
   private void requireKey() {
@@ -257,8 +265,38 @@ public final class BackendStateInternals<K> implements StateInternals {
     }
   }
 
-  /** Cache key of a bound cell for the current key; the tag includes its spec (coders). */
-  private record CellKey(StateNamespace namespace, StateTag<?> tag) {}
+  /**
+   * Cache slot of a cell: its namespace and state id, which (with the key) make its address. The id
+   * string caches its hash, unlike the tag, whose hash walks its spec and coders.
+   */
+  private record CellSlot(StateNamespace namespace, String id) {}
+
+  /** The last cell bound in one slot, and for which key. */
+  private static final class CachedCell {
+    private final StateTag<?> tag;
+    private final byte[] namespaceAndId;
+    private byte[] boundKey;
+    private State cell;
+
+    CachedCell(StateTag<?> tag, byte[] namespaceAndId) {
+      this.tag = tag;
+      this.namespaceAndId = namespaceAndId;
+    }
+
+    /**
+     * Whether {@code other} binds the same kind of cell with the same coders (a tag's own equality
+     * compares only ids). Runners build a new tag per access around the DoFn's one spec object, so
+     * spec identity is the common hit.
+     */
+    boolean sameSpec(StateTag<?> other) {
+      if (tag == other) {
+        return true;
+      }
+      Object spec = tag.getSpec();
+      Object otherSpec = other.getSpec();
+      return spec == otherSpec || (spec != null && spec.equals(otherSpec));
+    }
+  }
 
   /** Binds tags to cells at the address prepared by {@link #state}; reused, single-threaded. */
   private final class Binder implements StateTag.StateBinder {

@@ -3,6 +3,7 @@ package io.arcon.runner.state;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,6 +30,8 @@ import org.apache.beam.sdk.state.MultimapState;
 import org.apache.beam.sdk.state.OrderedListState;
 import org.apache.beam.sdk.state.ReadableState;
 import org.apache.beam.sdk.state.SetState;
+import org.apache.beam.sdk.state.StateSpec;
+import org.apache.beam.sdk.state.StateSpecs;
 import org.apache.beam.sdk.state.TimeDomain;
 import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.state.WatermarkHoldState;
@@ -292,6 +295,44 @@ class BackendStateInternalsTest {
     // A key that is a byte prefix of another must not see the other's rows.
     internals.setKey("ab");
     assertNull(internals.state(GLOBAL, VALUE).read());
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  void cellCacheFollowsKeyNamespaceAndSpec(String engine) {
+    open(engine);
+    StateSpec<ValueState<String>> spec = StateSpecs.value(StringUtf8Coder.of());
+    internals.setKey("a");
+    // Runners wrap the DoFn's one spec object in a new tag on every access.
+    ValueState<String> first = internals.state(GLOBAL, StateTags.tagForSpec("v", spec));
+    assertSame(first, internals.state(GLOBAL, StateTags.tagForSpec("v", spec)));
+    assertSame(
+        first,
+        internals.state(GLOBAL, StateTags.tagForSpec("v", StateSpecs.value(StringUtf8Coder.of()))));
+    first.write("a-global");
+    // The same id as another kind of state binds that kind (a cached ValueState would not cast).
+    BagState<String> bag = internals.state(GLOBAL, StateTags.bag("v", StringUtf8Coder.of()));
+    assertFalse(bag.equals(first));
+
+    // More namespaces than the cache holds, across key switches, each still at its own address.
+    int windows = 5_000;
+    for (int i = 0; i < windows; i++) {
+      internals.setKey("a");
+      internals.state(windowNamespace(i), VALUE).write("a" + i);
+      internals.setKey("b");
+      internals.state(windowNamespace(i), VALUE).write("b" + i);
+    }
+    for (int i = 0; i < windows; i++) {
+      internals.setKey(i % 2 == 0 ? "a" : "b");
+      assertEquals((i % 2 == 0 ? "a" : "b") + i, internals.state(windowNamespace(i), VALUE).read());
+    }
+    internals.setKey("a");
+    assertEquals("a-global", internals.state(GLOBAL, StateTags.tagForSpec("v", spec)).read());
+  }
+
+  private static StateNamespace windowNamespace(int i) {
+    return StateNamespaces.window(
+        IntervalWindow.getCoder(), new IntervalWindow(new Instant(i), new Instant(i + 1)));
   }
 
   @ParameterizedTest

@@ -1,6 +1,8 @@
 package io.arcon.state.heap;
 
 import io.arcon.state.ListFraming;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.List;
 
@@ -48,6 +50,11 @@ final class FramedList {
   /** A copy of the framed bytes, safe to hand out while the list keeps growing. */
   byte[] framedCopy() {
     return Arrays.copyOf(buffer, length);
+  }
+
+  /** Writes the framed bytes without copying them first. */
+  void writeFramedTo(OutputStream out) throws IOException {
+    out.write(buffer, 0, length);
   }
 
   List<byte[]> elements() {

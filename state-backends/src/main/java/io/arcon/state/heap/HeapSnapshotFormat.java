@@ -10,13 +10,11 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * One heap table in a snapshot file: magic, version, table name, entry count, then per entry the
- * key, a kind byte (plain value or framed list) and the value bytes. Integrity is the manifest's
- * job (CRC32C); this format only has to be unambiguous.
+ * key, a kind byte (plain value or framed list) and the value bytes, entries in no particular
+ * order. Integrity is the manifest's job (CRC32C); this format only has to be unambiguous.
  */
 final class HeapSnapshotFormat {
   static final String SUFFIX = ".heap";
@@ -25,7 +23,7 @@ final class HeapSnapshotFormat {
   private static final byte KIND_VALUE = 0;
   private static final byte KIND_LIST = 1;
 
-  record Table(String name, TreeMap<byte[], Object> content) {}
+  record Table(String name, HeapIndex content) {}
 
   private HeapSnapshotFormat() {}
 
@@ -36,22 +34,21 @@ final class HeapSnapshotFormat {
       out.writeInt(VERSION);
       out.writeUTF(table.name());
       out.writeLong(table.size());
-      for (Map.Entry<byte[], Object> e : table.entries()) {
-        byte[] key = e.getKey();
-        out.writeInt(key.length);
-        out.write(key);
-        if (e.getValue() instanceof FramedList list) {
-          out.writeByte(KIND_LIST);
-          byte[] framed = list.framedCopy();
-          out.writeInt(framed.length);
-          out.write(framed);
-        } else {
-          byte[] value = (byte[]) e.getValue();
-          out.writeByte(KIND_VALUE);
-          out.writeInt(value.length);
-          out.write(value);
-        }
-      }
+      table.forEachEntry(
+          (key, stored) -> {
+            out.writeInt(key.length);
+            out.write(key);
+            if (stored instanceof FramedList list) {
+              out.writeByte(KIND_LIST);
+              out.writeInt(list.length());
+              list.writeFramedTo(out);
+            } else {
+              byte[] value = (byte[]) stored;
+              out.writeByte(KIND_VALUE);
+              out.writeInt(StoredValue.length(value));
+              StoredValue.writeTo(out, value);
+            }
+          });
     }
   }
 
@@ -68,13 +65,13 @@ final class HeapSnapshotFormat {
       }
       String name = in.readUTF();
       long count = in.readLong();
-      TreeMap<byte[], Object> content = HeapStateTable.newContent();
+      HeapIndex content = new HeapIndex();
       for (long i = 0; i < count; i++) {
         byte[] key = readBytes(in, fileSize, "key");
         byte kind = in.readByte();
         byte[] value = readBytes(in, fileSize, "value");
         switch (kind) {
-          case KIND_VALUE -> content.put(key, value);
+          case KIND_VALUE -> content.put(key, StoredValue.of(value));
           case KIND_LIST -> content.put(key, FramedList.ofFramed(value));
           default -> throw new IOException("unknown entry kind " + kind + " at entry " + i);
         }

@@ -14,7 +14,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The in-memory engine: fastest, bounded by RAM, nothing on disk except its snapshots (one file per
@@ -81,7 +80,7 @@ public final class HeapStateBackend implements StateBackend {
     checkOpen();
     SnapshotManifest manifest = SnapshotManifest.verify(handle, ENGINE);
     // Load everything first: a file that does not parse leaves the current content untouched.
-    Map<String, TreeMap<byte[], Object>> loaded = new LinkedHashMap<>();
+    Map<String, HeapIndex> loaded = new LinkedHashMap<>();
     for (SnapshotManifest.Entry entry : manifest.files()) {
       Path file = handle.directory().resolve(entry.path());
       try {
@@ -95,10 +94,10 @@ public final class HeapStateBackend implements StateBackend {
     // Table objects handed out earlier stay valid: they are refilled, or emptied when the
     // snapshot does not have them.
     for (HeapStateTable table : tables.values()) {
-      TreeMap<byte[], Object> content = loaded.remove(table.name());
-      table.replaceContent(content != null ? content : HeapStateTable.newContent());
+      HeapIndex content = loaded.remove(table.name());
+      table.replaceContent(content != null ? content : new HeapIndex());
     }
-    for (Map.Entry<String, TreeMap<byte[], Object>> e : loaded.entrySet()) {
+    for (Map.Entry<String, HeapIndex> e : loaded.entrySet()) {
       HeapStateTable table = new HeapStateTable(e.getKey());
       table.replaceContent(e.getValue());
       tables.put(e.getKey(), table);
@@ -112,7 +111,7 @@ public final class HeapStateBackend implements StateBackend {
     }
     closed = true;
     for (HeapStateTable table : new ArrayList<>(tables.values())) {
-      table.replaceContent(HeapStateTable.newContent());
+      table.replaceContent(new HeapIndex());
     }
     tables.clear();
   }

@@ -5,28 +5,33 @@ import io.arcon.state.KeyBytes;
 import io.arcon.state.ListFraming;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.NoSuchElementException;
 import java.util.Objects;
-import java.util.TreeMap;
 
 /**
- * A heap table: a {@link TreeMap} in unsigned key order whose values are either {@code byte[]}
- * (plain values, stored as given: the SPI lets engines retain caller arrays) or {@link FramedList}.
+ * A heap table: a {@link HeapIndex} (hash map for point operations, lazily ordered keys for scans)
+ * whose values are either plain values in their {@link StoredValue} form or {@link FramedList}s.
+ *
+ * <p>Plain values are private to the table: {@link #put} stores a copy, {@link #get} and scans hand
+ * out copies. That lets a put of an existing key whose value still fits overwrite the stored bytes
+ * in place, so a steady stream of updates creates no long-lived objects: storing each new array
+ * would make the generational GC track an old-to-young reference per update and copy every value
+ * out of the young generation, which costs more than the update itself.
  */
 final class HeapStateTable implements StateTable {
-  /** Rough per-entry cost of a TreeMap entry plus two array headers, for size estimates. */
-  private static final long ENTRY_OVERHEAD_BYTES = 64;
+  /**
+   * Rough per-entry cost of a hash slot, an ordered-set node and two array headers, for size
+   * estimates.
+   */
+  private static final long ENTRY_OVERHEAD_BYTES = 96;
 
   private final String name;
-  private TreeMap<byte[], Object> map = new TreeMap<>(KeyBytes::compare);
+  private HeapIndex index = new HeapIndex();
   private long sizeBytes;
-  // Counts insertions and removals so open scans can re-seek instead of failing with a
-  // ConcurrentModificationException when the caller mutates the table while iterating.
-  private int structureVersion;
 
   HeapStateTable(String name) {
     this.name = name;
@@ -39,19 +44,23 @@ final class HeapStateTable implements StateTable {
 
   @Override
   public byte[] get(byte[] key) {
-    Object value = map.get(key);
-    if (value == null || value instanceof byte[]) {
-      return (byte[]) value;
-    }
-    return ((FramedList) value).framedCopy();
+    Object value = index.get(key);
+    return value == null ? null : exportValue(value);
   }
 
   @Override
   public void put(byte[] key, byte[] value) {
     Objects.requireNonNull(value, "value");
-    Object old = map.put(key, value);
+    Object stored = index.get(key);
+    if (stored instanceof byte[] current) {
+      int oldLength = StoredValue.length(current);
+      if (StoredValue.overwrite(current, value)) {
+        sizeBytes += value.length - oldLength;
+        return;
+      }
+    }
+    Object old = index.put(key, StoredValue.of(value));
     if (old == null) {
-      structureVersion++;
       sizeBytes += ENTRY_OVERHEAD_BYTES + key.length + value.length;
     } else {
       sizeBytes += value.length - valueSize(old);
@@ -60,9 +69,8 @@ final class HeapStateTable implements StateTable {
 
   @Override
   public void delete(byte[] key) {
-    Object old = map.remove(key);
+    Object old = index.remove(key);
     if (old != null) {
-      structureVersion++;
       sizeBytes -= ENTRY_OVERHEAD_BYTES + key.length + valueSize(old);
     }
   }
@@ -74,18 +82,16 @@ final class HeapStateTable implements StateTable {
     if (KeyBytes.compare(fromInclusive, toExclusive) >= 0) {
       return;
     }
-    NavigableMap<byte[], Object> range = map.subMap(fromInclusive, true, toExclusive, false);
-    for (Map.Entry<byte[], Object> e : range.entrySet()) {
-      sizeBytes -= ENTRY_OVERHEAD_BYTES + e.getKey().length + valueSize(e.getValue());
-    }
-    range.clear();
-    structureVersion++;
+    index.removeRange(
+        fromInclusive,
+        toExclusive,
+        (key, value) -> sizeBytes -= ENTRY_OVERHEAD_BYTES + key.length + valueSize(value));
   }
 
   @Override
   public void append(byte[] key, byte[] element) {
     Objects.requireNonNull(element, "element");
-    Object existing = map.get(key);
+    Object existing = index.get(key);
     if (existing instanceof FramedList list) {
       sizeBytes += list.append(element);
       return;
@@ -93,24 +99,22 @@ final class HeapStateTable implements StateTable {
     FramedList list;
     if (existing == null) {
       list = FramedList.of(element);
-      structureVersion++;
       sizeBytes += ENTRY_OVERHEAD_BYTES + key.length + list.length();
     } else {
       // A plain value appended to: concatenate, exactly as RocksDB's merge would.
-      byte[] plain = (byte[]) existing;
-      list = FramedList.ofFramed(plain);
+      list = FramedList.ofFramed(StoredValue.copy((byte[]) existing));
       sizeBytes += list.append(element);
     }
-    map.put(key, list);
+    index.put(key, list);
   }
 
   @Override
   public List<byte[]> getList(byte[] key) {
-    Object value = map.get(key);
+    Object value = index.get(key);
     if (value instanceof FramedList list) {
       return list.elements();
     }
-    return ListFraming.decode((byte[]) value);
+    return ListFraming.decode(value == null ? null : StoredValue.copy((byte[]) value));
   }
 
   @Override
@@ -124,61 +128,57 @@ final class HeapStateTable implements StateTable {
   }
 
   int size() {
-    return map.size();
+    return index.size();
   }
 
-  /** Hands a stored value out: plain values as stored, lists as a copy of their frames. */
+  /** Hands a stored value out as a copy (plain values are overwritten in place, see above). */
   static byte[] exportValue(Object value) {
-    return value instanceof FramedList list ? list.framedCopy() : (byte[]) value;
+    return value instanceof FramedList list ? list.framedCopy() : StoredValue.copy((byte[]) value);
   }
 
-  /** Walks every entry in key order with the stored value objects (for snapshots). */
-  Iterable<Map.Entry<byte[], Object>> entries() {
-    return map.entrySet();
+  /** Visits every entry with the stored value objects (for snapshots), in no particular order. */
+  <E extends Exception> void forEachEntry(HeapIndex.EntryVisitor<E> visitor) throws E {
+    index.forEachEntry(visitor);
   }
 
   /** Replaces the whole content (restore). */
-  void replaceContent(TreeMap<byte[], Object> content) {
-    long size = 0;
-    for (Map.Entry<byte[], Object> e : content.entrySet()) {
-      size += ENTRY_OVERHEAD_BYTES + e.getKey().length + valueSize(e.getValue());
-    }
-    map = content;
-    sizeBytes = size;
-    structureVersion++;
-  }
-
-  static TreeMap<byte[], Object> newContent() {
-    return new TreeMap<>(KeyBytes::compare);
+  void replaceContent(HeapIndex content) {
+    long[] size = {0};
+    content.forEachEntry(
+        (key, value) -> size[0] += ENTRY_OVERHEAD_BYTES + key.length + valueSize(value));
+    index = content;
+    sizeBytes = size[0];
   }
 
   private static long valueSize(Object value) {
-    return value instanceof FramedList list ? list.length() : ((byte[]) value).length;
+    return value instanceof FramedList list ? list.length() : StoredValue.length((byte[]) value);
   }
 
-  private NavigableMap<byte[], Object> range(
-      byte[] from, boolean fromInclusive, byte[] toExclusive) {
+  private NavigableSet<byte[]> range(byte[] from, boolean fromInclusive, byte[] toExclusive) {
+    NavigableSet<byte[]> view = index.orderedKeys();
     if (toExclusive != null && from != null && KeyBytes.compare(from, toExclusive) >= 0) {
-      return new TreeMap<>();
+      return Collections.emptyNavigableSet();
     }
-    NavigableMap<byte[], Object> view = map;
     if (from != null) {
-      view = view.tailMap(from, fromInclusive);
+      view = view.tailSet(from, fromInclusive);
     }
     if (toExclusive != null) {
-      view = view.headMap(toExclusive, false);
+      view = view.headSet(toExclusive, false);
     }
     return view;
   }
 
   /**
-   * A scan over a live TreeMap view. It re-seeks after the last returned key when the table's
-   * structure changed, so callers may put/delete while iterating (the timer and bag paths do).
+   * A scan over a live view of the ordered keys. It re-seeks after the last returned key when keys
+   * were added or removed (in which case the view is stale), so callers may put/delete while
+   * iterating (the timer and bag paths do). {@code index} is read afresh on every seek, so a scan
+   * that was open across a restore continues in the restored content.
    */
   private final class Scan implements CloseableIterator<StateEntry> {
     private final byte[] from;
     private final byte[] toExclusive;
-    private Iterator<Map.Entry<byte[], Object>> cursor;
+    private HeapIndex seenIndex;
+    private Iterator<byte[]> cursor;
     private int seenVersion;
     private byte[] lastKey;
     private StateEntry next;
@@ -191,10 +191,11 @@ final class HeapStateTable implements StateTable {
     }
 
     private void seek() {
-      NavigableMap<byte[], Object> view =
+      NavigableSet<byte[]> view =
           lastKey == null ? range(from, true, toExclusive) : range(lastKey, false, toExclusive);
-      cursor = view.entrySet().iterator();
-      seenVersion = structureVersion;
+      cursor = view.iterator();
+      seenIndex = index;
+      seenVersion = index.structureVersion();
     }
 
     @Override
@@ -205,15 +206,15 @@ final class HeapStateTable implements StateTable {
       if (closed) {
         return false;
       }
-      if (seenVersion != structureVersion) {
+      if (seenIndex != index || seenVersion != index.structureVersion()) {
         seek();
       }
       if (!cursor.hasNext()) {
         return false;
       }
-      Map.Entry<byte[], Object> e = cursor.next();
-      lastKey = e.getKey();
-      next = new StateEntry(e.getKey(), exportValue(e.getValue()));
+      byte[] key = cursor.next();
+      lastKey = key;
+      next = new StateEntry(key, exportValue(index.get(key)));
       return true;
     }
 
