@@ -1,6 +1,8 @@
 package io.arcon.state.heap;
 
 import io.arcon.state.KeyBytes;
+import it.unimi.dsi.fastutil.objects.Object2ObjectMap;
+import it.unimi.dsi.fastutil.objects.Object2ObjectOpenCustomHashMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.NavigableSet;
@@ -20,7 +22,8 @@ import java.util.TreeSet;
 final class HeapIndex {
   private static final int MIN_UNORDERED_BOUND = 1024;
 
-  private final BytesHashMap values = new BytesHashMap();
+  private final Object2ObjectOpenCustomHashMap<byte[], Object> values =
+      new Object2ObjectOpenCustomHashMap<>(ByteKeyStrategy.INSTANCE);
   private final TreeSet<byte[]> ordered = new TreeSet<>(KeyBytes::compare);
 
   /** Keys added or removed since the last catch-up, with repeats; their membership is stale. */
@@ -95,11 +98,8 @@ final class HeapIndex {
 
   /** Visits every entry, in no particular order (snapshots do not need order). */
   <E extends Exception> void forEachEntry(EntryVisitor<E> visitor) throws E {
-    for (int slot = 0; slot < values.capacity(); slot++) {
-      byte[] key = values.keyAt(slot);
-      if (key != null) {
-        visitor.visit(key, values.valueAt(slot));
-      }
+    for (Object2ObjectMap.Entry<byte[], Object> e : values.object2ObjectEntrySet()) {
+      visitor.visit(e.getKey(), e.getValue());
     }
   }
 

@@ -28,13 +28,13 @@ class HeapIndexTest {
     TreeMap<byte[], Object> reference = new TreeMap<>(KeyBytes::compare);
     Random random = new Random(11);
     for (int op = 0; op < 100_000; op++) {
-      byte[] key = BytesHashMapTest.key(random.nextInt(2_000));
+      byte[] key = ByteKeyStrategyTest.key(random.nextInt(2_000));
       switch (random.nextInt(10)) {
         case 0, 1, 2 -> assertEquals(reference.remove(key), index.remove(key));
         case 3 -> assertOrderedKeys(reference, index);
         case 4 -> {
-          byte[] from = BytesHashMapTest.key(random.nextInt(2_000));
-          byte[] to = BytesHashMapTest.key(random.nextInt(2_000));
+          byte[] from = ByteKeyStrategyTest.key(random.nextInt(2_000));
+          byte[] to = ByteKeyStrategyTest.key(random.nextInt(2_000));
           if (KeyBytes.compare(from, to) < 0) {
             Map<byte[], Object> expected = new TreeMap<>(KeyBytes::compare);
             expected.putAll(reference.subMap(from, to));
@@ -54,17 +54,17 @@ class HeapIndexTest {
   @Test
   void keysAddedAndRemovedWithoutScansDoNotPileUp() {
     HeapIndex index = new HeapIndex();
-    index.put(BytesHashMapTest.key(-1), "kept");
+    index.put(ByteKeyStrategyTest.key(-1), "kept");
     // Far more add/remove pairs than the catch-up bound: the ordered set must end up exact.
     for (int i = 0; i < 50_000; i++) {
-      index.put(BytesHashMapTest.key(i), i);
-      index.remove(BytesHashMapTest.key(i));
+      index.put(ByteKeyStrategyTest.key(i), i);
+      index.remove(ByteKeyStrategyTest.key(i));
     }
-    index.put(BytesHashMapTest.key(3), "re-added");
+    index.put(ByteKeyStrategyTest.key(3), "re-added");
     List<byte[]> keys = new ArrayList<>(index.orderedKeys());
     assertEquals(2, keys.size());
-    assertArrayEquals(BytesHashMapTest.key(3), keys.get(0));
-    assertArrayEquals(BytesHashMapTest.key(-1), keys.get(1));
+    assertArrayEquals(ByteKeyStrategyTest.key(3), keys.get(0));
+    assertArrayEquals(ByteKeyStrategyTest.key(-1), keys.get(1));
   }
 
   @Test
@@ -87,7 +87,7 @@ class HeapIndexTest {
       TreeMap<byte[], byte[]> reference = new TreeMap<>(KeyBytes::compare);
       Random random = new Random(3);
       for (int i = 0; i < 5_000; i++) {
-        byte[] key = BytesHashMapTest.key(random.nextInt(1_000));
+        byte[] key = ByteKeyStrategyTest.key(random.nextInt(1_000));
         byte[] value = {(byte) i};
         table.put(key, value);
         reference.put(key, value);
@@ -112,7 +112,7 @@ class HeapIndexTest {
       SnapshotHandle handle = backend.snapshot(1, dir.resolve("snap"));
       TreeMap<byte[], byte[]> atSnapshot = new TreeMap<>(reference);
       for (int i = 0; i < 1_000; i++) {
-        table.put(BytesHashMapTest.key(10_000 + i), new byte[] {1});
+        table.put(ByteKeyStrategyTest.key(10_000 + i), new byte[] {1});
       }
       table.deletePrefix(new byte[] {0});
       backend.restore(handle);
@@ -120,7 +120,7 @@ class HeapIndexTest {
       for (byte[] key : atSnapshot.keySet()) {
         assertArrayEquals(atSnapshot.get(key), table.get(key));
       }
-      assertNull(table.get(BytesHashMapTest.key(10_000)));
+      assertNull(table.get(ByteKeyStrategyTest.key(10_000)));
     }
   }
 

@@ -1,0 +1,57 @@
+package io.arcon.state.heap;
+
+import it.unimi.dsi.fastutil.Hash;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * Hashing and equality of {@code byte[]} state keys by content, for fastutil's open-addressing
+ * maps. {@code Arrays.hashCode} will not do: its base-31 polynomial maps keys that differ in a few
+ * adjacent bytes (big-endian counters, the usual state key) onto the same 32-bit value by the
+ * thousand, and no later mixing can separate equal hashes.
+ */
+final class ByteKeyStrategy implements Hash.Strategy<byte[]> {
+  static final ByteKeyStrategy INSTANCE = new ByteKeyStrategy();
+
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  private ByteKeyStrategy() {}
+
+  @Override
+  public int hashCode(byte[] key) {
+    return key == null ? 0 : hash(key);
+  }
+
+  @Override
+  public boolean equals(byte[] a, byte[] b) {
+    return Arrays.equals(a, b);
+  }
+
+  /** Content hash over 8-byte words, finished with MurmurHash3's 64-bit mix. */
+  static int hash(byte[] key) {
+    int length = key.length;
+    long h = length * 0x9E3779B97F4A7C15L;
+    int i = 0;
+    for (; i + 8 <= length; i += 8) {
+      h =
+          Long.rotateLeft(h ^ ((long) LONGS.get(key, i) * 0x87C37B91114253D5L), 31)
+              * 0x4CF5AD432745937FL;
+    }
+    if (i < length) {
+      long tail = 0;
+      for (int shift = 0; i < length; i++, shift += 8) {
+        tail |= (key[i] & 0xffL) << shift;
+      }
+      h = Long.rotateLeft(h ^ (tail * 0x87C37B91114253D5L), 31) * 0x4CF5AD432745937FL;
+    }
+    h ^= h >>> 33;
+    h *= 0xFF51AFD7ED558CCDL;
+    h ^= h >>> 33;
+    h *= 0xC4CEB9FE1A85EC53L;
+    h ^= h >>> 33;
+    return (int) (h ^ (h >>> 32));
+  }
+}
