@@ -3,6 +3,7 @@ package io.arcon.runner.translation;
 import java.util.List;
 import org.apache.beam.runners.core.SplittableParDoViaKeyedWorkItems;
 import org.apache.beam.sdk.runners.PTransformOverride;
+import org.apache.beam.sdk.transforms.GroupIntoBatches;
 import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.util.construction.PTransformMatchers;
 import org.apache.beam.sdk.util.construction.PTransformTranslation;
@@ -21,6 +22,9 @@ public final class ArconTransformOverrides {
             new SplittableParDoViaKeyedWorkItems.OverrideFactory<>()),
         PTransformOverride.of(
             PTransformMatchers.classEqualTo(View.CreatePCollectionView.class),
-            new CreateArconView.Factory<>()));
+            new CreateArconView.Factory<>()),
+        PTransformOverride.of(
+            PTransformMatchers.classEqualTo(GroupIntoBatches.WithShardedKey.class),
+            new GroupIntoBatchesOneShardPerKey.Factory<>()));
   }
 }
