@@ -1,5 +1,6 @@
 package io.arcon.benchmarks.pipeline;
 
+import io.arcon.benchmarks.BenchmarkCounters;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconRunner;
 import java.io.IOException;
@@ -13,10 +14,6 @@ import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.metrics.MetricNameFilter;
-import org.apache.beam.sdk.metrics.MetricQueryResults;
-import org.apache.beam.sdk.metrics.MetricResult;
-import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.DefaultValueFactory;
 import org.apache.beam.sdk.options.Description;
@@ -170,18 +167,7 @@ public final class KeyedCountBenchmark {
   }
 
   private static long counter(PipelineResult result, String name) {
-    MetricQueryResults metrics =
-        result
-            .metrics()
-            .queryMetrics(
-                MetricsFilter.builder()
-                    .addNameFilter(MetricNameFilter.named(KeyedCountPipeline.NAMESPACE, name))
-                    .build());
-    long total = 0;
-    for (MetricResult<Long> metric : metrics.getCounters()) {
-      total += metric.getAttempted();
-    }
-    return total;
+    return BenchmarkCounters.attempted(result, KeyedCountPipeline.NAMESPACE, name);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.arcon.benchmarks.state;
 
+import io.arcon.benchmarks.BenchmarkCounters;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconRunner;
 import java.util.ArrayList;
@@ -10,11 +11,7 @@ import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.GenerateSequence;
 import org.apache.beam.sdk.metrics.Counter;
-import org.apache.beam.sdk.metrics.MetricNameFilter;
-import org.apache.beam.sdk.metrics.MetricQueryResults;
-import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.Metrics;
-import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
@@ -134,18 +131,7 @@ public final class KeyedCountPerEngine {
   }
 
   private static long counter(PipelineResult result, String name) {
-    MetricQueryResults metrics =
-        result
-            .metrics()
-            .queryMetrics(
-                MetricsFilter.builder()
-                    .addNameFilter(MetricNameFilter.named(NAMESPACE, name))
-                    .build());
-    long total = 0;
-    for (MetricResult<Long> c : metrics.getCounters()) {
-      total += c.getAttempted();
-    }
-    return total;
+    return BenchmarkCounters.attempted(result, NAMESPACE, name);
   }
 
   /** Counts per key in ValueState; emits each key's count once, at the end of the window. */
