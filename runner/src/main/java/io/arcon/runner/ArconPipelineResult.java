@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,27 +27,42 @@ public class ArconPipelineResult implements PipelineResult {
   private final Path temporaryStateRoot;
 
   /**
+   * The job's outcome once its end-of-job cleanup ({@code onEnd}, the temporary state directory)
+   * is done, so {@link #waitUntilFinish} returns only after it.
+   */
+  private final CompletableFuture<JobMonitor.Outcome> ended;
+
+  /**
    * @param temporaryStateRoot the run's temporary state directory, deleted when the job ends unless
    *     it failed (then it is kept for inspection); null when the user chose {@code --stateDir},
    *     which is never deleted
+   * @param onEnd runs when the job has ended, however it ended
    */
   ArconPipelineResult(
-      JobMonitor monitor, MetricsContainerStepMap metrics, Path temporaryStateRoot) {
+      JobMonitor monitor,
+      MetricsContainerStepMap metrics,
+      Path temporaryStateRoot,
+      Runnable onEnd) {
     this.monitor = monitor;
     this.metrics = metrics;
     this.temporaryStateRoot = temporaryStateRoot;
-    if (temporaryStateRoot != null) {
-      monitor
-          .outcome()
-          .whenComplete(
-              (outcome, error) -> {
-                if (error == null && outcome != JobMonitor.Outcome.FAILED) {
-                  deleteStateRoot();
-                } else {
-                  LOG.warn("The job failed; its state is kept in {}", temporaryStateRoot);
-                }
-              });
-    }
+    this.ended =
+        monitor
+            .outcome()
+            .whenComplete(
+                (outcome, error) -> {
+                  try {
+                    onEnd.run();
+                  } finally {
+                    if (temporaryStateRoot != null) {
+                      if (error == null && outcome != JobMonitor.Outcome.FAILED) {
+                        deleteStateRoot();
+                      } else {
+                        LOG.warn("The job failed; its state is kept in {}", temporaryStateRoot);
+                      }
+                    }
+                  }
+                });
   }
 
   @Override
@@ -71,9 +87,9 @@ public class ArconPipelineResult implements PipelineResult {
   public State waitUntilFinish(Duration duration) {
     try {
       if (duration == null || duration.getMillis() <= 0) {
-        monitor.outcome().get();
+        ended.get();
       } else {
-        monitor.outcome().get(duration.getMillis(), TimeUnit.MILLISECONDS);
+        ended.get(duration.getMillis(), TimeUnit.MILLISECONDS);
       }
     } catch (TimeoutException e) {
       return getState();

@@ -1,5 +1,6 @@
 package io.arcon.runner;
 
+import io.arcon.runner.harness.HarnessLogLevels;
 import io.arcon.runner.state.StateBackendSelection;
 import io.arcon.runner.translation.ArconTransformOverrides;
 import io.arcon.runner.translation.PipelineTranslator;
@@ -21,6 +22,7 @@ import org.apache.beam.sdk.metrics.MetricsEnvironment;
 import org.apache.beam.sdk.metrics.MetricsOptions;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsValidator;
+import org.apache.beam.sdk.options.SdkHarnessOptions;
 import org.apache.beam.sdk.util.construction.SplittableParDo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,9 +94,19 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             translation.manualClock() != null ? translation.manualClock() : JobClock.SYSTEM,
             translation.manualClock() != null,
             translation.activity());
-    JobMonitor monitor = JobExecutor.start(options.getJobName(), graph, config);
+    // This JVM is the job's SDK harness: its user code logs at the job's harness log levels.
+    HarnessLogLevels.Lease logLevels =
+        HarnessLogLevels.apply(options.as(SdkHarnessOptions.class));
+    JobMonitor monitor;
+    try {
+      monitor = JobExecutor.start(options.getJobName(), graph, config);
+    } catch (RuntimeException | Error e) {
+      logLevels.release();
+      throw e;
+    }
     ArconPipelineResult result =
-        new ArconPipelineResult(monitor, metrics, temporaryState ? stateRoot : null);
+        new ArconPipelineResult(
+            monitor, metrics, temporaryState ? stateRoot : null, logLevels::release);
     // Pushes metrics to --metricsSink every --metricsPushPeriod when a sink is configured.
     new MetricsPusher(metrics, options.as(MetricsOptions.class), result).start();
     return result;
