@@ -4,6 +4,7 @@ import io.arcon.runner.harness.HarnessLogLevels;
 import io.arcon.runner.state.StateBackendSelection;
 import io.arcon.runner.translation.ArconTransformOverrides;
 import io.arcon.runner.translation.PipelineTranslator;
+import io.arcon.runner.translation.SynchronizedTimeTriggers;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.job.JobClock;
 import io.arcon.runtime.job.JobExecutor;
@@ -93,7 +94,9 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             stateRoot,
             translation.manualClock() != null ? translation.manualClock() : JobClock.SYSTEM,
             translation.manualClock() != null,
-            translation.activity());
+            translation.activity(),
+            // Under a manual (TestStream) clock every node sees the same time anyway.
+            translation.manualClock() == null && SynchronizedTimeTriggers.usedBy(pipeline));
     // This JVM is the job's SDK harness: its user code logs at the job's harness log levels.
     HarnessLogLevels.Lease logLevels =
         HarnessLogLevels.apply(options.as(SdkHarnessOptions.class));

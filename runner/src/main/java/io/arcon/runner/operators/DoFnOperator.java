@@ -328,6 +328,9 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     ensureDoFnBundle();
     Object key = keyed.setCurrentKeyForTimer(keyedTimer);
     TimerData timer = keyedTimer.timer();
+    if (!StatefulDoFnRunner.TimeInternalsCleanupTimer.GC_TIMER_ID.equals(timer.getTimerId())) {
+      context.userTimerCallbackStarts();
+    }
     StateNamespace ns = timer.getNamespace();
     BoundedWindow window =
         ns instanceof StateNamespaces.WindowNamespace<?> wns

@@ -28,6 +28,7 @@ import org.apache.beam.runners.core.metrics.MetricsContainerImpl;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.metrics.MetricsEnvironment;
 import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.state.TimeDomain;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.DoFnSchemaInformation;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
@@ -55,6 +56,9 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
       SystemReduceFn<K, InT, ?, OutT, BoundedWindow> reduceFn,
       String stateEngine,
       OperatorMetrics metrics) {}
+
+  /** How often a synchronized-time timer held back by upstream work is looked at again. */
+  private static final long SYNCHRONIZED_RECHECK_MILLIS = 2;
 
   private final Spec<K, InT, OutT> spec;
   private OperatorContext context;
@@ -147,6 +151,7 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
     K key = value.getValue().getKey();
     keyed.setCurrentKey(ke.keyBytes(), key, value.getTimestamp());
     keyed.setProcessingTime(context.currentProcessingTime());
+    keyed.setSynchronizedProcessingTime(context.currentSynchronizedProcessingTime());
     KeyedWorkItem<K, InT> item =
         KeyedWorkItems.elementsWorkItem(key, List.of(value.withValue(value.getValue().getValue())));
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
@@ -161,7 +166,10 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
     }
     inputWatermark = watermark;
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      keyed.setWatermarks(watermark, new Instant(context.currentProcessingTime()));
+      keyed.setWatermarks(
+          watermark,
+          new Instant(context.currentProcessingTime()),
+          new Instant(context.currentSynchronizedProcessingTime()));
       fireDue(() -> keyed.pollEventTimer(watermark));
     }
   }
@@ -169,11 +177,12 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
   @Override
   public void advanceProcessingTime(long nowMillis) throws Exception {
     try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      keyed.setWatermarks(inputWatermark, new Instant(nowMillis));
-      // Triggers fire once processing time is strictly after their delay (isAfter), as in
-      // runners-core's InMemoryTimerInternals; a timer delivered at exactly its time would be
-      // consumed without firing the pane, so only timers before now are due.
-      fireDue(() -> keyed.pollProcessingTimer(nowMillis - 1));
+      long synchronizedMillis = context.currentSynchronizedProcessingTime();
+      keyed.setWatermarks(inputWatermark, new Instant(nowMillis), new Instant(synchronizedMillis));
+      // Triggers fire once (synchronized) processing time is strictly after their delay
+      // (isAfter), as in runners-core's InMemoryTimerInternals; a timer delivered at exactly its
+      // time would be consumed without firing the pane, so only timers before now are due.
+      fireDue(() -> keyed.pollProcessingTimer(nowMillis - 1, synchronizedMillis - 1));
     }
   }
 
@@ -210,8 +219,22 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
 
   @Override
   public long nextProcessingTimeWakeup() {
-    long next = keyed.nextProcessingTimeWakeup();
-    return next == Long.MAX_VALUE ? next : next + 1;
+    long processing = keyed.nextTimer(TimeDomain.PROCESSING_TIME);
+    long next = processing == Long.MAX_VALUE ? processing : processing + 1;
+    long synchronizedTimer = keyed.nextTimer(TimeDomain.SYNCHRONIZED_PROCESSING_TIME);
+    if (synchronizedTimer != Long.MAX_VALUE) {
+      long due = synchronizedTimer + 1;
+      long now = context.currentProcessingTime();
+      if (context.currentSynchronizedProcessingTime() >= due) {
+        next = Math.min(next, now);
+      } else if (now >= due) {
+        // Due by the clock but held back by upstream work: look again shortly.
+        next = Math.min(next, now + SYNCHRONIZED_RECHECK_MILLIS);
+      } else {
+        next = Math.min(next, due);
+      }
+    }
+    return next;
   }
 
   @Override

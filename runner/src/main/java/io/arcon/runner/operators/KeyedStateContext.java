@@ -67,9 +67,17 @@ final class KeyedStateContext<K> implements AutoCloseable {
   }
 
   void setWatermarks(long inputWatermark, Instant processingTime) {
+    setWatermarks(inputWatermark, processingTime, processingTime);
+  }
+
+  void setWatermarks(long inputWatermark, Instant processingTime, Instant synchronizedTime) {
     timerInternals.setInputWatermark(Watermarks.toInstant(inputWatermark));
     timerInternals.setProcessingTime(processingTime);
-    timerInternals.setSynchronizedProcessingTime(processingTime);
+    timerInternals.setSynchronizedProcessingTime(synchronizedTime);
+  }
+
+  void setSynchronizedProcessingTime(long synchronizedMillis) {
+    timerInternals.setSynchronizedProcessingTime(new Instant(synchronizedMillis));
   }
 
   /** Fires, in timestamp order, every event-time timer before {@code watermark}. */
@@ -95,24 +103,31 @@ final class KeyedStateContext<K> implements AutoCloseable {
   }
 
   KeyedTimer pollProcessingTimer(long nowMillis) {
-    Instant bound = new Instant(nowMillis + 1);
-    KeyedTimer t = timerStore.pollFirstBefore(TimeDomain.PROCESSING_TIME, bound);
+    return pollProcessingTimer(nowMillis, nowMillis);
+  }
+
+  /**
+   * The first processing-time timer at or before {@code processingMillis}, else the first
+   * synchronized processing-time timer at or before {@code synchronizedMillis}.
+   */
+  KeyedTimer pollProcessingTimer(long processingMillis, long synchronizedMillis) {
+    KeyedTimer t =
+        timerStore.pollFirstBefore(TimeDomain.PROCESSING_TIME, new Instant(processingMillis + 1));
     return t != null
         ? t
-        : timerStore.pollFirstBefore(TimeDomain.SYNCHRONIZED_PROCESSING_TIME, bound);
+        : timerStore.pollFirstBefore(
+            TimeDomain.SYNCHRONIZED_PROCESSING_TIME, new Instant(synchronizedMillis + 1));
   }
 
   long nextProcessingTimeWakeup() {
-    Instant a = timerStore.nextTimestamp(TimeDomain.PROCESSING_TIME);
-    Instant b = timerStore.nextTimestamp(TimeDomain.SYNCHRONIZED_PROCESSING_TIME);
-    long next = Long.MAX_VALUE;
-    if (a != null) {
-      next = a.getMillis();
-    }
-    if (b != null) {
-      next = Math.min(next, b.getMillis());
-    }
-    return next;
+    return Math.min(
+        nextTimer(TimeDomain.PROCESSING_TIME), nextTimer(TimeDomain.SYNCHRONIZED_PROCESSING_TIME));
+  }
+
+  /** The earliest timer of {@code domain} in epoch millis, or {@code Long.MAX_VALUE}. */
+  long nextTimer(TimeDomain domain) {
+    Instant next = timerStore.nextTimestamp(domain);
+    return next == null ? Long.MAX_VALUE : next.getMillis();
   }
 
   /** The earliest output timestamp still possible from state holds and pending timers. */

@@ -33,8 +33,10 @@ public final class JobExecutor {
 
     // Nodes read this map from their own threads while later vertices are still being added.
     Map<Integer, ActorRef[]> refs = new ConcurrentHashMap<>();
+    SynchronizedTimeTracker syncTime =
+        config.trackSynchronizedTime() ? new SynchronizedTimeTracker(graph, config.clock()) : null;
     NodeActor.Wiring wiring =
-        new NodeActor.Wiring(refs, new StartGate(instances, NodeActor.startMessage()));
+        new NodeActor.Wiring(refs, new StartGate(instances, NodeActor.startMessage()), syncTime);
     List<Vertex> order = topologicalOrder(graph);
     // Receivers first; the map is complete for a vertex's targets when it is created.
     for (int i = order.size() - 1; i >= 0; i--) {

@@ -10,14 +10,21 @@ public sealed interface RuntimeMessage
         RuntimeMessage.EndOfStream,
         RuntimeMessage.Credit {
 
-  /** Elements of one channel, in order. */
-  record EventBatch(int channel, Object[] elements, int size) implements RuntimeMessage {}
+  /**
+   * Elements of one channel, in order. {@code syncStamp} is the sender's synchronized processing
+   * time when it was sent, if the job tracks it (see {@code SynchronizedTimeTracker}).
+   */
+  record EventBatch(int channel, Object[] elements, int size, long syncStamp)
+      implements RuntimeMessage {}
 
-  /** The sender's output watermark on this channel (epoch millis). */
-  record Watermark(int channel, long watermark) implements RuntimeMessage {}
+  /** The sender's output watermark on this channel (epoch millis), stamped like a batch. */
+  record Watermark(int channel, long watermark, long syncStamp) implements RuntimeMessage {}
 
-  /** The sender will send nothing more on this channel. */
-  record EndOfStream(int channel) implements RuntimeMessage {}
+  /**
+   * The sender will send nothing more on this channel. It is what moves the receiver to the final
+   * watermark, so it is stamped like a watermark.
+   */
+  record EndOfStream(int channel, long syncStamp) implements RuntimeMessage {}
 
   /** The receiver consumed one batch of the sender's output channel {@code (edge, receiver)}. */
   record Credit(int edgeId, int receiverInstance) implements RuntimeMessage {}

@@ -9,6 +9,7 @@ import io.arcon.runtime.graph.Vertex;
 import io.arcon.runtime.job.JobMonitor;
 import io.arcon.runtime.job.RuntimeConfig;
 import io.arcon.runtime.job.StartGate;
+import io.arcon.runtime.job.SynchronizedTimeTracker;
 import io.arcon.runtime.messages.RuntimeMessage;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
@@ -32,8 +33,14 @@ import org.apache.pekko.actor.Props;
  */
 public final class NodeActor extends AbstractActor {
 
-  /** Wiring handed to a node at creation: actor refs of every downstream instance. */
-  public record Wiring(Map<Integer, ActorRef[]> instancesByVertexId, StartGate startGate) {}
+  /**
+   * Wiring handed to a node at creation: actor refs of every downstream instance, the job's start
+   * gate, and its synchronized-time tracker (null when the job does not track it).
+   */
+  public record Wiring(
+      Map<Integer, ActorRef[]> instancesByVertexId,
+      StartGate startGate,
+      SynchronizedTimeTracker syncTime) {}
 
   private final Vertex vertex;
   private final int instance;
@@ -86,6 +93,22 @@ public final class NodeActor extends AbstractActor {
   private long bundleStartedAt;
   private long scheduledTickAt = Long.MAX_VALUE;
 
+  // synchronized processing time (only when wiring.syncTime() is set)
+  private SynchronizedTimeTracker syncTime;
+
+  /** Stamps of batches handled in the open bundle: released once the bundle's output is sent. */
+  private long[] bundleSyncHolds = new long[8];
+
+  private int bundleSyncHoldCount;
+
+  /** Stamps of watermarks handled in this message: released once their consequences are sent. */
+  private long[] watermarkSyncHolds = new long[8];
+
+  private int watermarkSyncHoldCount;
+
+  /** The synchronized time operators last saw; it never goes back. */
+  private long lastSynchronizedTime = Long.MIN_VALUE;
+
   private boolean inputsEnded;
   private boolean finishing;
   private boolean stopped;
@@ -125,6 +148,7 @@ public final class NodeActor extends AbstractActor {
   }
 
   private void setUp() throws Exception {
+    syncTime = wiring.syncTime();
     List<OperatorNode> nodes = vertex.operators();
     int n = nodes.size();
     ops = new Operator[n];
@@ -207,7 +231,10 @@ public final class NodeActor extends AbstractActor {
                   ChannelLayout.channelIndex(e, instance),
                   config.batchSize(),
                   config.creditsPerChannel(),
-                  config.activity());
+                  config.activity(),
+                  syncTime,
+                  vertex.id(),
+                  e.target().id());
           allOutChannels.add(chans[r]);
         }
       }
@@ -389,17 +416,29 @@ public final class NodeActor extends AbstractActor {
         op.processElement(port, elements[i]);
       }
       bundleElements += batch.size();
+      if (syncTime != null) {
+        syncTime.inputHandled(vertex.id(), batch.syncStamp());
+        bundleSyncHolds = push(bundleSyncHolds, bundleSyncHoldCount++, batch.syncStamp());
+      }
       sender.tell(new RuntimeMessage.Credit(edgeOfChannel(ch), instance), getSelf());
       if (bundleElements >= config.maxBundleSize()) {
         finishBundle();
       }
     } else if (message instanceof RuntimeMessage.Watermark wm) {
+      if (syncTime != null) {
+        syncTime.inputHandled(vertex.id(), wm.syncStamp());
+        watermarkSyncHolds = push(watermarkSyncHolds, watermarkSyncHoldCount++, wm.syncStamp());
+      }
       int ch = wm.channel();
       if (wm.watermark() > channelWatermark[ch]) {
         channelWatermark[ch] = wm.watermark();
         onInputWatermarkMaybeChanged();
       }
     } else if (message instanceof RuntimeMessage.EndOfStream eos) {
+      if (syncTime != null) {
+        syncTime.inputHandled(vertex.id(), eos.syncStamp());
+        watermarkSyncHolds = push(watermarkSyncHolds, watermarkSyncHoldCount++, eos.syncStamp());
+      }
       int ch = eos.channel();
       if (!channelEnded[ch]) {
         channelEnded[ch] = true;
@@ -426,6 +465,30 @@ public final class NodeActor extends AbstractActor {
       base += width;
     }
     throw new IllegalStateException("No edge for channel " + channel);
+  }
+
+  private static long[] push(long[] array, int index, long value) {
+    long[] target = index < array.length ? array : Arrays.copyOf(array, array.length * 2);
+    target[index] = value;
+    return target;
+  }
+
+  /**
+   * Lets go of the holds of the watermarks handled in this message: their consequences have been
+   * sent, or user code is about to run a timer callback (which must not hold synchronized time).
+   */
+  private void releaseWatermarkSyncHolds() {
+    for (int i = 0; i < watermarkSyncHoldCount; i++) {
+      syncTime.outputReleased(vertex.id(), watermarkSyncHolds[i]);
+    }
+    watermarkSyncHoldCount = 0;
+  }
+
+  private void releaseBundleSyncHolds() {
+    for (int i = 0; i < bundleSyncHoldCount; i++) {
+      syncTime.outputReleased(vertex.id(), bundleSyncHolds[i]);
+    }
+    bundleSyncHoldCount = 0;
   }
 
   private void onInputWatermarkMaybeChanged() throws Exception {
@@ -541,6 +604,16 @@ public final class NodeActor extends AbstractActor {
 
   /** Bookkeeping after each handled message: output watermark, timers to schedule. */
   private void afterWork() throws Exception {
+    try {
+      scheduleAfterWork();
+    } finally {
+      if (syncTime != null && watermarkSyncHoldCount > 0) {
+        releaseWatermarkSyncHolds();
+      }
+    }
+  }
+
+  private void scheduleAfterWork() throws Exception {
     if (stopped) {
       return;
     }
@@ -584,8 +657,31 @@ public final class NodeActor extends AbstractActor {
     }
     if (out > outputWatermark && out != Long.MAX_VALUE) {
       outputWatermark = out;
+      long watermark = out;
+      sendToAll((c, stamp) -> c.sendWatermark(watermark, stamp));
+    }
+  }
+
+  private interface StampedSend {
+    void send(OutputChannel channel, long syncStamp);
+  }
+
+  /**
+   * Sends on every output channel with one synchronized-time stamp, taken and held at every
+   * receiver atomically: the receivers of one watermark must all wait for the same time, or one
+   * could see a later stamp than its sibling and run its synchronized-time timers first.
+   */
+  private void sendToAll(StampedSend send) {
+    if (syncTime == null) {
       for (OutputChannel c : allOutChannels) {
-        c.sendWatermark(out);
+        send.send(c, 0);
+      }
+      return;
+    }
+    synchronized (syncTime) {
+      long stamp = syncTime.outputTime(vertex.id());
+      for (OutputChannel c : allOutChannels) {
+        send.send(c, stamp);
       }
     }
   }
@@ -609,8 +705,9 @@ public final class NodeActor extends AbstractActor {
     for (Operator op : ops) {
       op.finishBundle();
     }
-    for (OutputChannel c : allOutChannels) {
-      c.flush();
+    sendToAll(OutputChannel::flush);
+    if (syncTime != null && bundleSyncHoldCount > 0) {
+      releaseBundleSyncHolds();
     }
   }
 
@@ -656,10 +753,11 @@ public final class NodeActor extends AbstractActor {
       finishBundle();
     }
     finishing = true;
-    for (OutputChannel c : allOutChannels) {
-      c.sendWatermark(Long.MAX_VALUE);
-      c.sendEndOfStream();
-    }
+    sendToAll(
+        (c, stamp) -> {
+          c.sendWatermark(Long.MAX_VALUE, stamp);
+          c.sendEndOfStream(stamp);
+        });
     tryCompleteFinish();
   }
 
@@ -772,6 +870,21 @@ public final class NodeActor extends AbstractActor {
     @Override
     public long currentInputWatermark() {
       return operatorInputWatermark(op);
+    }
+
+    @Override
+    public long currentSynchronizedProcessingTime() {
+      long now = config.clock().nowMillis();
+      long time = syncTime == null ? now : Math.min(now, syncTime.inputTime(vertex.id()));
+      lastSynchronizedTime = Math.max(lastSynchronizedTime, time);
+      return lastSynchronizedTime;
+    }
+
+    @Override
+    public void userTimerCallbackStarts() {
+      if (syncTime != null && watermarkSyncHoldCount > 0) {
+        releaseWatermarkSyncHolds();
+      }
     }
   }
 }

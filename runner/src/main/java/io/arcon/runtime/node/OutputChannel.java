@@ -1,6 +1,7 @@
 package io.arcon.runtime.node;
 
 import io.arcon.runtime.job.JobActivity;
+import io.arcon.runtime.job.SynchronizedTimeTracker;
 import io.arcon.runtime.messages.RuntimeMessage;
 import java.util.ArrayDeque;
 import org.apache.pekko.actor.ActorRef;
@@ -20,15 +21,28 @@ final class OutputChannel {
   private int size;
   private final ArrayDeque<RuntimeMessage> queue = new ArrayDeque<>();
   private final JobActivity activity;
+  private final SynchronizedTimeTracker syncTime;
+  private final int senderVertex;
+  private final int receiverVertex;
 
+  /**
+   * @param syncTime stamps and holds every batch and watermark, or null when the job does not
+   *     track synchronized processing time
+   */
   OutputChannel(
       ActorRef receiver,
       ActorRef self,
       int remoteChannel,
       int batchSize,
       int credits,
-      JobActivity activity) {
+      JobActivity activity,
+      SynchronizedTimeTracker syncTime,
+      int senderVertex,
+      int receiverVertex) {
     this.activity = activity;
+    this.syncTime = syncTime;
+    this.senderVertex = senderVertex;
+    this.receiverVertex = receiverVertex;
     this.receiver = receiver;
     this.self = self;
     this.remoteChannel = remoteChannel;
@@ -40,16 +54,27 @@ final class OutputChannel {
   void add(Object element) {
     buffer[size++] = element;
     if (size == batchSize) {
-      flush();
+      flush(syncTime == null ? 0 : syncTime.stampAndHold(senderVertex, receiverVertex), false);
     }
   }
 
-  /** Ships the partially filled batch, if any. */
-  void flush() {
+  /**
+   * Ships the partially filled batch, if any, stamped with {@code syncStamp}: the sender's
+   * synchronized output time, taken once for everything it sends at this point (see {@link
+   * NodeActor}).
+   */
+  void flush(long syncStamp) {
+    flush(syncStamp, true);
+  }
+
+  private void flush(long syncStamp, boolean holdReceiver) {
     if (size == 0) {
       return;
     }
-    RuntimeMessage batch = new RuntimeMessage.EventBatch(remoteChannel, buffer, size);
+    if (holdReceiver && syncTime != null) {
+      syncTime.hold(receiverVertex, syncStamp);
+    }
+    RuntimeMessage batch = new RuntimeMessage.EventBatch(remoteChannel, buffer, size, syncStamp);
     if (activity != null) {
       activity.sent();
     }
@@ -63,16 +88,24 @@ final class OutputChannel {
     }
   }
 
-  void sendWatermark(long watermark) {
-    sendControl(new RuntimeMessage.Watermark(remoteChannel, watermark));
+  /** Sends the watermark after any pending elements, both stamped with {@code syncStamp}. */
+  void sendWatermark(long watermark, long syncStamp) {
+    flush(syncStamp);
+    if (syncTime != null) {
+      syncTime.hold(receiverVertex, syncStamp);
+    }
+    sendControl(new RuntimeMessage.Watermark(remoteChannel, watermark, syncStamp));
   }
 
-  void sendEndOfStream() {
-    sendControl(new RuntimeMessage.EndOfStream(remoteChannel));
+  /** Follows a final watermark, which flushed every element; stamped like it. */
+  void sendEndOfStream(long syncStamp) {
+    if (syncTime != null) {
+      syncTime.hold(receiverVertex, syncStamp);
+    }
+    sendControl(new RuntimeMessage.EndOfStream(remoteChannel, syncStamp));
   }
 
   private void sendControl(RuntimeMessage message) {
-    flush();
     if (activity != null) {
       activity.sent();
     }

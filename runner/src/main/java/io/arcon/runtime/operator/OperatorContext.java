@@ -19,4 +19,20 @@ public interface OperatorContext {
 
   /** The operator's current input watermark. */
   long currentInputWatermark();
+
+  /**
+   * Beam's synchronized processing time of the operator's input in epoch milliseconds: processing
+   * time held back by upstream work not yet done (see {@code SynchronizedTimeTracker}); never
+   * decreases.
+   */
+  default long currentSynchronizedProcessingTime() {
+    return currentProcessingTime();
+  }
+
+  /**
+   * User code is about to run a timer callback. Synchronized processing time does not wait for
+   * timer callbacks (as in Beam's DirectRunner), so the node lets go of what holds it for the
+   * watermark being handled.
+   */
+  default void userTimerCallbackStarts() {}
 }

@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The runtime without Beam: chains, edges, flow control, watermarks, failure, cancellation. */
@@ -24,8 +26,20 @@ class JobExecutorTest {
   @TempDir Path stateRoot;
 
   private RuntimeConfig config(int batchSize, int credits) {
+    return config(batchSize, credits, false);
+  }
+
+  private RuntimeConfig config(int batchSize, int credits, boolean trackSynchronizedTime) {
     return new RuntimeConfig(
-        1000, 1000, batchSize, credits, stateRoot, JobClock.SYSTEM, false, null);
+        1000,
+        1000,
+        batchSize,
+        credits,
+        stateRoot,
+        JobClock.SYSTEM,
+        false,
+        null,
+        trackSynchronizedTime);
   }
 
   @BeforeEach
@@ -34,8 +48,10 @@ class JobExecutorTest {
     TestOperators.SumSink.WATERMARKS.clear();
   }
 
-  @Test
-  void keyedEdgeDeliversEveryElementExactlyOnce() throws Exception {
+  /** Also with synchronized-time tracking, whose holds must all be taken and released. */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void keyedEdgeDeliversEveryElementExactlyOnce(boolean trackSynchronizedTime) throws Exception {
     JobGraph g = new JobGraph();
     AtomicLong emitted = new AtomicLong();
     Vertex src = g.addVertex("source", 3);
@@ -57,7 +73,7 @@ class JobExecutorTest {
         0,
         EdgeKind.KEYED,
         e -> ByteBuffer.allocate(8).putLong((Long) e).array());
-    JobMonitor m = JobExecutor.start("keyed", g, config(128, 4));
+    JobMonitor m = JobExecutor.start("keyed", g, config(128, 4, trackSynchronizedTime));
     assertEquals(JobMonitor.Outcome.DONE, m.outcome().get(60, TimeUnit.SECONDS));
     assertEquals(99_999L * 100_000L / 2, TestOperators.SumSink.SUMS.get("keyed").get());
     assertEquals(100_000, consumed.get());
