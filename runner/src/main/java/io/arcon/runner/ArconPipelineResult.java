@@ -27,8 +27,8 @@ public class ArconPipelineResult implements PipelineResult {
   private final Path temporaryStateRoot;
 
   /**
-   * The job's outcome once its end-of-job cleanup ({@code onEnd}, the temporary state directory)
-   * is done, so {@link #waitUntilFinish} returns only after it.
+   * The job's outcome once its end-of-job cleanup ({@code onEnd}, the temporary state directory) is
+   * done, so {@link #waitUntilFinish} returns only after it.
    */
   private final CompletableFuture<JobMonitor.Outcome> ended;
 

@@ -98,8 +98,7 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             // Under a manual (TestStream) clock every node sees the same time anyway.
             translation.manualClock() == null && SynchronizedTimeTriggers.usedBy(pipeline));
     // This JVM is the job's SDK harness: its user code logs at the job's harness log levels.
-    HarnessLogLevels.Lease logLevels =
-        HarnessLogLevels.apply(options.as(SdkHarnessOptions.class));
+    HarnessLogLevels.Lease logLevels = HarnessLogLevels.apply(options.as(SdkHarnessOptions.class));
     JobMonitor monitor;
     try {
       monitor = JobExecutor.start(options.getJobName(), graph, config);

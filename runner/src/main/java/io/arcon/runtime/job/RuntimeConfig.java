@@ -14,9 +14,9 @@ import java.nio.file.Path;
  * @param eagerBundles finish the bundle after every message (test streams need outputs visible as
  *     soon as a message is handled, to detect quiescence)
  * @param activity counts in-flight messages, or null when nobody needs it
- * @param trackSynchronizedTime compute synchronized processing time from upstream progress
- *     ({@link SynchronizedTimeTracker}); otherwise it is each node's processing time, which is
- *     enough for jobs without synchronized-time triggers
+ * @param trackSynchronizedTime compute synchronized processing time from upstream progress ({@link
+ *     SynchronizedTimeTracker}); otherwise it is each node's processing time, which is enough for
+ *     jobs without synchronized-time triggers
  */
 public record RuntimeConfig(
     long maxBundleSize,

@@ -26,10 +26,10 @@ import java.util.TreeMap;
  *
  * <p>Watermark messages hold, unlike in the DirectRunner where a watermark moves through all
  * instances of a step at once: here each instance forwards it on its own, and a downstream step
- * must not see an upstream instance's on-time pane and then run its synchronized-time timers
- * before another instance's final watermark has reached it. User timer callbacks do not hold (a
- * node lets go of its watermark holds before them), as in the DirectRunner, where synchronized
- * time moves on while a DoFn's event-time timer runs.
+ * must not see an upstream instance's on-time pane and then run its synchronized-time timers before
+ * another instance's final watermark has reached it. User timer callbacks do not hold (a node lets
+ * go of its watermark holds before them), as in the DirectRunner, where synchronized time moves on
+ * while a DoFn's event-time timer runs.
  *
  * <p>Vertices of the job are few, so each query walks the upstream graph; all methods are
  * synchronized, and the runtime uses a tracker only for jobs with synchronized-time triggers.

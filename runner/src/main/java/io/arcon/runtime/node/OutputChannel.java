@@ -26,8 +26,8 @@ final class OutputChannel {
   private final int receiverVertex;
 
   /**
-   * @param syncTime stamps and holds every batch and watermark, or null when the job does not
-   *     track synchronized processing time
+   * @param syncTime stamps and holds every batch and watermark, or null when the job does not track
+   *     synchronized processing time
    */
   OutputChannel(
       ActorRef receiver,

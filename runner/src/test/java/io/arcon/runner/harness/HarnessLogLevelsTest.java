@@ -80,7 +80,9 @@ class HarnessLogLevelsTest {
     assertNull(named.getLevel());
   }
 
-  /** Reports whether the harness logger {@link #NAME} logs at FINE while the element is processed. */
+  /**
+   * Reports whether the harness logger {@link #NAME} logs at FINE while the element is processed.
+   */
   private static class LoggableAtFine extends DoFn<String, Boolean> {
     @ProcessElement
     public void process(OutputReceiver<Boolean> out) {

@@ -43,13 +43,17 @@ class SynchronizedTimeTrackerTest {
   }
 
   private static OperatorNode op(Vertex v) {
-    OperatorNode node = v.addOperator(v.name(), () -> new Operator() {
-      @Override
-      public void open(io.arcon.runtime.operator.OperatorContext context) {}
+    OperatorNode node =
+        v.addOperator(
+            v.name(),
+            () ->
+                new Operator() {
+                  @Override
+                  public void open(io.arcon.runtime.operator.OperatorContext context) {}
 
-      @Override
-      public void processElement(int port, Object element) {}
-    });
+                  @Override
+                  public void processElement(int port, Object element) {}
+                });
     node.declareOutputs(1);
     return node;
   }
