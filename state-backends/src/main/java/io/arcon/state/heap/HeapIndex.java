@@ -76,6 +76,14 @@ final class HeapIndex {
     return list != null ? list.length() : map.valueLength(position);
   }
 
+  /**
+   * Overwrites a plain value at {@code position} stored in place when {@code value} fits there and
+   * returns the old value's length; {@code -1} (and no change) otherwise.
+   */
+  int overwriteInPlace(int position, byte[] value) {
+    return map.overwriteInline(position, value);
+  }
+
   /** Replaces the value at {@code position} with a plain value. */
   void setValue(int position, byte[] value) {
     map.setValue(position, value);

@@ -55,6 +55,11 @@ final class HeapStateTable implements StateTable {
       index.insertValue(key, value);
       sizeBytes += ENTRY_OVERHEAD_BYTES + key.length + value.length;
     } else {
+      int oldLength = index.overwriteInPlace(position, value);
+      if (oldLength >= 0) {
+        sizeBytes += value.length - oldLength;
+        return;
+      }
       sizeBytes += value.length - index.valueSize(position);
       index.setValue(position, value);
     }

@@ -31,6 +31,11 @@ class SlabHashMapTest {
     assertArrayEquals(new byte[] {20, 21, 22}, map.value(map.indexOf(new byte[] {1})));
     assertEquals(3, map.valueLength(map.indexOf(new byte[] {1})));
 
+    assertEquals(3, map.overwriteInline(map.indexOf(new byte[] {1}), new byte[] {30}));
+    assertArrayEquals(new byte[] {30}, map.value(map.indexOf(new byte[] {1})));
+    assertEquals(-1, map.overwriteInline(map.indexOf(new byte[] {1}), new byte[60]));
+    assertArrayEquals(new byte[] {30}, map.value(map.indexOf(new byte[] {1})));
+
     map.removeAt(map.indexOf(new byte[] {1}));
     assertEquals(-1, map.indexOf(new byte[] {1}));
     assertEquals(2, map.size());
@@ -175,6 +180,63 @@ class SlabHashMapTest {
     for (int i = 0; i < count; i += 10) {
       assertArrayEquals(value(i, 40 + i % 50), map.value(map.indexOf(ByteKeyStrategyTest.key(i))));
     }
+  }
+
+  /** Keys and values around the cell's inline capacity move between the cell and the slab. */
+  @Test
+  void entriesMoveBetweenCellAndSlab() {
+    SlabHashMap map = new SlabHashMap();
+    Random random = new Random(9);
+    Map<Integer, Object> reference = new HashMap<>();
+    for (int round = 0; round < 50_000; round++) {
+      int k = random.nextInt(500);
+      byte[] key = longKey(k);
+      int position = map.indexOf(key);
+      int action = random.nextInt(10);
+      if (action == 0 && position >= 0) {
+        map.removeAt(position);
+        reference.remove(k);
+      } else if (action < 3) {
+        Object list = "list-" + round;
+        if (position >= 0) {
+          map.setObject(position, list);
+        } else {
+          map.insertObject(key, list);
+        }
+        reference.put(k, list);
+      } else {
+        byte[] value = new byte[random.nextInt(SlabHashMap.INLINE_BYTES + 20)];
+        random.nextBytes(value);
+        if (position >= 0) {
+          map.setValue(position, value);
+        } else {
+          map.insertValue(key, value);
+        }
+        reference.put(k, value);
+      }
+    }
+    assertEquals(reference.size(), map.size());
+    for (Map.Entry<Integer, Object> e : reference.entrySet()) {
+      int position = map.indexOf(longKey(e.getKey()));
+      assertArrayEquals(longKey(e.getKey()), map.key(position));
+      if (e.getValue() instanceof byte[] bytes) {
+        assertFalse(map.isObject(position));
+        assertEquals(bytes.length, map.valueLength(position));
+        assertArrayEquals(bytes, map.value(position));
+      } else {
+        assertTrue(map.isObject(position));
+        assertSame(e.getValue(), map.object(position));
+      }
+    }
+  }
+
+  /** Keys of 2 to 70 bytes: some fit a cell with their value or object, some never do. */
+  private static byte[] longKey(int k) {
+    byte[] key = new byte[2 + k % 69];
+    Arrays.fill(key, (byte) 'k');
+    key[0] = (byte) (k >>> 8);
+    key[1] = (byte) k;
+    return key;
   }
 
   @Test
