@@ -368,38 +368,42 @@ final class SlabHashMap {
 
   /** Adds {@code key}, which must be absent, with a byte value. */
   void insertValue(byte[] key, byte[] value) {
+    if (key.length + value.length > INLINE_BYTES) {
+      insertInSlab(key, store(key, value, value.length, value.length));
+      return;
+    }
     int position = insertCell(ByteKeyStrategy.hash(key));
     byte[] c = cellChunk(position);
     int o = cellOffset(position);
-    if (key.length + value.length <= INLINE_BYTES) {
-      c[o + CELL_KIND] = INLINE;
-      c[o + CELL_KEY_LENGTH] = (byte) key.length;
-      c[o + CELL_VALUE_LENGTH] = (byte) value.length;
-      System.arraycopy(key, 0, c, o + CELL_KEY, key.length);
-      System.arraycopy(value, 0, c, o + CELL_KEY + key.length, value.length);
-    } else {
-      long offset = store(key, value, value.length, value.length);
-      c = cellChunk(position);
-      c[o + CELL_KIND] = IN_SLAB;
-      LONGS.set(c, o + CELL_SLAB_OFFSET, offset);
-    }
+    c[o + CELL_KIND] = INLINE;
+    c[o + CELL_KEY_LENGTH] = (byte) key.length;
+    c[o + CELL_VALUE_LENGTH] = (byte) value.length;
+    System.arraycopy(key, 0, c, o + CELL_KEY, key.length);
+    System.arraycopy(value, 0, c, o + CELL_KEY + key.length, value.length);
   }
 
   /** Adds {@code key}, which must be absent, with an object value. */
   void insertObject(byte[] key, Object value) {
+    if (key.length > INLINE_OBJECT_KEY_BYTES) {
+      insertInSlab(key, store(key, null, 0, -1 - addObject(value)));
+      return;
+    }
     int position = insertCell(ByteKeyStrategy.hash(key));
     byte[] c = cellChunk(position);
     int o = cellOffset(position);
-    if (key.length <= INLINE_OBJECT_KEY_BYTES) {
-      c[o + CELL_KIND] = INLINE_KEY_OBJECT;
-      c[o + CELL_KEY_LENGTH] = (byte) key.length;
-      System.arraycopy(key, 0, c, o + CELL_KEY, key.length);
-      INTS.set(c, o + CELL_OBJECT, addObject(value));
-    } else {
-      long offset = store(key, null, 0, -1 - addObject(value));
-      c[o + CELL_KIND] = IN_SLAB;
-      LONGS.set(c, o + CELL_SLAB_OFFSET, offset);
-    }
+    c[o + CELL_KIND] = INLINE_KEY_OBJECT;
+    c[o + CELL_KEY_LENGTH] = (byte) key.length;
+    System.arraycopy(key, 0, c, o + CELL_KEY, key.length);
+    INTS.set(c, o + CELL_OBJECT, addObject(value));
+  }
+
+  /** Adds a cell for {@code key} whose entry was stored in the slab at {@code offset}. */
+  private void insertInSlab(byte[] key, long offset) {
+    int position = insertCell(ByteKeyStrategy.hash(key));
+    byte[] c = cellChunk(position);
+    int o = cellOffset(position);
+    c[o + CELL_KIND] = IN_SLAB;
+    LONGS.set(c, o + CELL_SLAB_OFFSET, offset);
   }
 
   /** Removes the entry at {@code position}. */
