@@ -118,18 +118,6 @@ final class SlabHashMap {
     return size;
   }
 
-  /** Bytes held by the cells, the slab and the object references (not the objects). */
-  long memoryBytes() {
-    long total = 4L * objects.length;
-    for (byte[] chunk : cells) {
-      total += chunk.length;
-    }
-    for (byte[] chunk : chunks) {
-      total += chunk.length;
-    }
-    return total;
-  }
-
   private static byte[][] newCells(int capacity) {
     int perChunk = 1 << CELLS_PER_CHUNK_BITS;
     if (capacity <= perChunk) {
