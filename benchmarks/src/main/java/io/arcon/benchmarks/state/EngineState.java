@@ -39,6 +39,11 @@ import org.openjdk.jmh.annotations.Warmup;
     jvmArgsAppend = {
       "-Xms8g",
       "-Xmx8g",
+      // Transparent huge pages for the heap (THP is in madvise mode on the benchmark VM, so the
+      // JVM must ask for them) and the whole heap touched up front: at 10M keys every operation
+      // is a random access into a large table, and 4 KiB pages make each one a TLB miss too.
+      "-XX:+UseTransparentHugePages",
+      "-XX:+AlwaysPreTouch",
       "--add-opens=java.base/java.nio=ALL-UNNAMED",
       "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED"
     })

@@ -95,6 +95,9 @@ public final class BackendStateInternals<K> implements StateInternals {
   private final Binder binder = new Binder();
   private Map<CellSlot, CachedCell> cells = new HashMap<>();
 
+  /** The slot of the last {@link #state} call: the usual next one (same cell, another key). */
+  private CachedCell lastCell;
+
   private K key;
   private byte[] encodedKey;
   private long eventTimeMillis = BoundedWindow.TIMESTAMP_MIN_VALUE.getMillis();
@@ -222,6 +225,35 @@ public final class BackendStateInternals<K> implements StateInternals {
   public <T extends State> T state(
       StateNamespace namespace, StateTag<T> address, StateContext<?> context) {
     requireKey();
+    CachedCell cached = lastCell;
+    if (cached == null
+        || cached.namespace != namespace
+        || !cached.id.equals(address.getId())
+        || !cached.sameSpec(address)) {
+      cached = cachedCell(namespace, address);
+      lastCell = cached;
+    }
+    if (cached.boundKey == encodedKey || Arrays.equals(cached.boundKey, encodedKey)) {
+      return (T) cached.cell;
+    }
+    byte[] cellAddress = cellAddress(encodedKey, cached.namespaceAndId);
+    T cell;
+    if (cached.factory != null) {
+      cell = (T) cached.factory.create(cellAddress);
+    } else {
+      binder.address = cellAddress;
+      binder.context = context;
+      binder.factory = null;
+      cell = address.bind(binder);
+      cached.factory = binder.factory;
+    }
+    cached.cell = cell;
+    cached.boundKey = encodedKey;
+    return cell;
+  }
+
+  /** The cache slot of {@code namespace} and the tag's id, made fresh when the spec changed. */
+  private CachedCell cachedCell(StateNamespace namespace, StateTag<?> address) {
     CellSlot slot = new CellSlot(namespace, address.getId());
     CachedCell cached = cells.get(slot);
     if (cached == null || !cached.sameSpec(address)) {
@@ -230,6 +262,7 @@ public final class BackendStateInternals<K> implements StateInternals {
       }
       cached =
           new CachedCell(
+              namespace,
               address,
               addressBuilder
                   .reset()
@@ -237,25 +270,27 @@ public final class BackendStateInternals<K> implements StateInternals {
                   .writeLengthPrefixed(address.getId())
                   .toByteArray());
       cells.put(slot, cached);
-    } else if (cached.boundKey == encodedKey || Arrays.equals(cached.boundKey, encodedKey)) {
-      return (T) cached.cell;
     }
-    binder.address =
-        addressBuilder
-            .reset()
-            .writeLengthPrefixed(encodedKey)
-            .writeBytes(cached.namespaceAndId)
-            .toByteArray();
-    binder.context = context;
-    T cell = address.bind(binder);
-    cached.cell = cell;
-    cached.boundKey = encodedKey;
-    return cell;
+    return cached;
+  }
+
+  /** {@code lp(encodedKey) namespaceAndId}, built in one array. */
+  private static byte[] cellAddress(byte[] encodedKey, byte[] namespaceAndId) {
+    int keyLength = encodedKey.length;
+    byte[] out = new byte[4 + keyLength + namespaceAndId.length];
+    out[0] = (byte) (keyLength >>> 24);
+    out[1] = (byte) (keyLength >>> 16);
+    out[2] = (byte) (keyLength >>> 8);
+    out[3] = (byte) keyLength;
+    System.arraycopy(encodedKey, 0, out, 4, keyLength);
+    System.arraycopy(namespaceAndId, 0, out, 4 + keyLength, namespaceAndId.length);
+    return out;
   }
 
   private void dropCells() {
     // HashMap.clear() walks the whole bucket array; a grown map is cheaper to replace.
     cells = new HashMap<>();
+    lastCell = null;
   }
 
   private void requireKey() {
@@ -271,14 +306,26 @@ public final class BackendStateInternals<K> implements StateInternals {
    */
   private record CellSlot(StateNamespace namespace, String id) {}
 
+  /** Makes the cell of one slot for another address, without going through the tag. */
+  private interface CellFactory {
+    State create(byte[] address);
+  }
+
   /** The last cell bound in one slot, and for which key. */
   private static final class CachedCell {
+    private final StateNamespace namespace;
+    private final String id;
     private final StateTag<?> tag;
     private final byte[] namespaceAndId;
     private byte[] boundKey;
     private State cell;
 
-    CachedCell(StateTag<?> tag, byte[] namespaceAndId) {
+    /** Set after the first bind for kinds whose cells depend on nothing but the address. */
+    private CellFactory factory;
+
+    CachedCell(StateNamespace namespace, StateTag<?> tag, byte[] namespaceAndId) {
+      this.namespace = namespace;
+      this.id = tag.getId();
       this.tag = tag;
       this.namespaceAndId = namespaceAndId;
     }
@@ -303,19 +350,25 @@ public final class BackendStateInternals<K> implements StateInternals {
     private byte[] address;
     private StateContext<?> context;
 
+    /** How to make the cell just bound for another address, when that needs nothing else. */
+    private CellFactory factory;
+
     @Override
     public <T> ValueState<T> bindValue(StateTag<ValueState<T>> spec, Coder<T> coder) {
-      return new BackendValueState<>(BackendStateInternals.this, stateTable, address, coder);
+      factory = a -> new BackendValueState<>(BackendStateInternals.this, stateTable, a, coder);
+      return (ValueState<T>) factory.create(address);
     }
 
     @Override
     public <T> BagState<T> bindBag(StateTag<BagState<T>> spec, Coder<T> elemCoder) {
-      return new BackendBagState<>(BackendStateInternals.this, stateTable, address, elemCoder);
+      factory = a -> new BackendBagState<>(BackendStateInternals.this, stateTable, a, elemCoder);
+      return (BagState<T>) factory.create(address);
     }
 
     @Override
     public <T> SetState<T> bindSet(StateTag<SetState<T>> spec, Coder<T> elemCoder) {
-      return new BackendSetState<>(BackendStateInternals.this, stateTable, address, elemCoder);
+      factory = a -> new BackendSetState<>(BackendStateInternals.this, stateTable, a, elemCoder);
+      return (SetState<T>) factory.create(address);
     }
 
     @Override
@@ -323,8 +376,11 @@ public final class BackendStateInternals<K> implements StateInternals {
         StateTag<MapState<KeyT, ValueT>> spec,
         Coder<KeyT> mapKeyCoder,
         Coder<ValueT> mapValueCoder) {
-      return new BackendMapState<>(
-          BackendStateInternals.this, stateTable, address, mapKeyCoder, mapValueCoder);
+      factory =
+          a ->
+              new BackendMapState<>(
+                  BackendStateInternals.this, stateTable, a, mapKeyCoder, mapValueCoder);
+      return (MapState<KeyT, ValueT>) factory.create(address);
     }
 
     @Override
@@ -339,8 +395,9 @@ public final class BackendStateInternals<K> implements StateInternals {
     @Override
     public <T> OrderedListState<T> bindOrderedList(
         StateTag<OrderedListState<T>> spec, Coder<T> elemCoder) {
-      return new BackendOrderedListState<>(
-          BackendStateInternals.this, stateTable, address, elemCoder);
+      factory =
+          a -> new BackendOrderedListState<>(BackendStateInternals.this, stateTable, a, elemCoder);
+      return (OrderedListState<T>) factory.create(address);
     }
 
     @Override

@@ -330,6 +330,37 @@ class BackendStateInternalsTest {
     assertEquals("a-global", internals.state(GLOBAL, StateTags.tagForSpec("v", spec)).read());
   }
 
+  /** Cells re-made for another key (without re-binding the tag) keep their kind and coders. */
+  @ParameterizedTest
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  void cellsRemadeAfterKeySwitchesKeepKindAndCoders(String engine) {
+    open(engine);
+    StateTag<BagState<String>> bagTag = StateTags.bag("bag", StringUtf8Coder.of());
+    StateTag<MapState<String, Integer>> mapTag =
+        StateTags.map("map", StringUtf8Coder.of(), VarIntCoder.of());
+    StateTag<SetState<Integer>> setTag = StateTags.set("set", VarIntCoder.of());
+    for (String key : List.of("a", "b", "c", "a", "b", "c")) {
+      internals.setKey(key);
+      internals.state(GLOBAL, bagTag).add(key);
+      internals.state(GLOBAL, mapTag).put(key, key.length());
+      internals.state(GLOBAL, setTag).add((int) key.charAt(0));
+      internals.state(GLOBAL, VALUE).write(key + "!");
+    }
+    for (String key : List.of("a", "b", "c")) {
+      internals.setKey(key);
+      assertEquals(List.of(key, key), toList(internals.state(GLOBAL, bagTag).read()));
+      assertEquals(Integer.valueOf(1), internals.state(GLOBAL, mapTag).get(key).read());
+      assertTrue(internals.state(GLOBAL, setTag).contains((int) key.charAt(0)).read());
+      assertEquals(key + "!", internals.state(GLOBAL, VALUE).read());
+    }
+  }
+
+  private static <T> List<T> toList(Iterable<T> items) {
+    List<T> list = new ArrayList<>();
+    items.forEach(list::add);
+    return list;
+  }
+
   private static StateNamespace windowNamespace(int i) {
     return StateNamespaces.window(
         IntervalWindow.getCoder(), new IntervalWindow(new Instant(i), new Instant(i + 1)));

@@ -30,22 +30,29 @@ final class ByteKeyStrategy implements Hash.Strategy<byte[]> {
     return Arrays.equals(a, b);
   }
 
-  /** Content hash over 8-byte words, finished with MurmurHash3's 64-bit mix. */
+  /**
+   * Content hash over 8-byte words, finished with MurmurHash3's 64-bit mix. A tail shorter than a
+   * word is read as the key's last 8 bytes (overlapping the previous word) when the key has that
+   * many, so no key is read byte by byte except keys shorter than 8 bytes.
+   */
   static int hash(byte[] key) {
     int length = key.length;
     long h = length * 0x9E3779B97F4A7C15L;
     int i = 0;
     for (; i + 8 <= length; i += 8) {
-      h =
-          Long.rotateLeft(h ^ ((long) LONGS.get(key, i) * 0x87C37B91114253D5L), 31)
-              * 0x4CF5AD432745937FL;
+      h = round(h, (long) LONGS.get(key, i));
     }
     if (i < length) {
-      long tail = 0;
-      for (int shift = 0; i < length; i++, shift += 8) {
-        tail |= (key[i] & 0xffL) << shift;
+      long tail;
+      if (length >= 8) {
+        tail = (long) LONGS.get(key, length - 8);
+      } else {
+        tail = 0;
+        for (int shift = 0; i < length; i++, shift += 8) {
+          tail |= (key[i] & 0xffL) << shift;
+        }
       }
-      h = Long.rotateLeft(h ^ (tail * 0x87C37B91114253D5L), 31) * 0x4CF5AD432745937FL;
+      h = round(h, tail);
     }
     h ^= h >>> 33;
     h *= 0xFF51AFD7ED558CCDL;
@@ -53,5 +60,9 @@ final class ByteKeyStrategy implements Hash.Strategy<byte[]> {
     h *= 0xC4CEB9FE1A85EC53L;
     h ^= h >>> 33;
     return (int) (h ^ (h >>> 32));
+  }
+
+  private static long round(long h, long word) {
+    return Long.rotateLeft(h ^ (word * 0x87C37B91114253D5L), 31) * 0x4CF5AD432745937FL;
   }
 }

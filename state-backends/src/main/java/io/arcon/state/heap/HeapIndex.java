@@ -1,30 +1,34 @@
 package io.arcon.state.heap;
 
 import io.arcon.state.KeyBytes;
-import it.unimi.dsi.fastutil.objects.Object2ObjectMap;
-import it.unimi.dsi.fastutil.objects.Object2ObjectOpenCustomHashMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.NavigableSet;
 import java.util.TreeSet;
 
 /**
- * The content of a heap table: a hash map from key to value for point reads and writes, plus the
- * keys in unsigned order for scans, maintained lazily.
+ * The content of a heap table: a {@link SlabHashMap} from key to value (plain values inline, lists
+ * as {@link FramedList}s) for point reads and writes, plus the keys in unsigned order for scans,
+ * built and maintained lazily.
  *
- * <p>Point operations touch only the hash map, so updating an existing key costs a few cache misses
- * at any table size. A write that adds or removes a key also notes the key as <i>unordered</i>; the
- * ordered key set catches up with the hash map when a scan asks for it ({@link #orderedKeys}), or
- * when the noted keys outnumber twice the live ones (so keys added and removed between scans do not
- * pile up). A table that is never scanned therefore never builds its ordered set; the price is that
- * the first scan after many insertions inserts all of them at once.
+ * <p>Point operations touch only the hash map, so updating an existing key costs about two cache
+ * misses at any table size. The ordered key set does not exist until a scan asks for it ({@link
+ * #orderedKeys}), which builds it from the map; from then on a write that adds or removes a key
+ * notes the key as <i>unordered</i>, and the set catches up when the next scan asks. When the noted
+ * keys outnumber twice the live ones, the set is dropped instead (rebuilding it is cheaper than
+ * catching up), so keys added and removed between scans do not pile up. A table that is never
+ * scanned therefore never holds its keys twice; the price is that the first scan after many
+ * insertions sorts all of them at once.
+ *
+ * <p>Positions returned by {@link #indexOf} are valid until the next insertion or removal.
  */
 final class HeapIndex {
   private static final int MIN_UNORDERED_BOUND = 1024;
 
-  private final Object2ObjectOpenCustomHashMap<byte[], Object> values =
-      new Object2ObjectOpenCustomHashMap<>(ByteKeyStrategy.INSTANCE);
-  private final TreeSet<byte[]> ordered = new TreeSet<>(KeyBytes::compare);
+  private final SlabHashMap map = new SlabHashMap();
+
+  /** The keys in unsigned order, or {@code null} while no scan needed them. */
+  private TreeSet<byte[]> ordered;
 
   /** Keys added or removed since the last catch-up, with repeats; their membership is stale. */
   private ArrayList<byte[]> unordered = new ArrayList<>();
@@ -32,36 +36,100 @@ final class HeapIndex {
   /** Changes whenever a key is added or removed, so open scans know to re-seek. */
   private int structureVersion;
 
-  /** Receives each entry of {@link #forEachEntry}. */
+  /**
+   * Receives each entry of {@link #forEachEntry}: exactly one of {@code value} (a copy of a plain
+   * value) and {@code list} is non-null.
+   */
   interface EntryVisitor<E extends Exception> {
-    void visit(byte[] key, Object value) throws E;
+    void visit(byte[] key, byte[] value, FramedList list) throws E;
   }
 
-  /** Receives each entry {@link #removeRange} removes. */
+  /** Receives each entry {@link #removeRange} removes, with its value's size in bytes. */
   interface RemovedEntry {
-    void removed(byte[] key, Object value);
+    void removed(byte[] key, long valueSize);
   }
 
-  Object get(byte[] key) {
-    return values.get(key);
+  /** The position of {@code key}, or {@code -1}. */
+  int indexOf(byte[] key) {
+    return map.indexOf(key);
   }
 
-  /** Maps {@code key} to the non-null {@code value}; returns the previous value or {@code null}. */
-  Object put(byte[] key, Object value) {
-    Object old = values.put(key, value);
-    if (old == null) {
-      keyAddedOrRemoved(key);
+  /** The list at {@code position}, or {@code null} when it holds a plain value. */
+  FramedList list(int position) {
+    return map.isObject(position) ? (FramedList) map.object(position) : null;
+  }
+
+  /** A copy of the plain value at {@code position} (which must not hold a list). */
+  byte[] value(int position) {
+    return map.value(position);
+  }
+
+  /** A copy of the value at {@code position}: the plain value or the framed list. */
+  byte[] exportValue(int position) {
+    FramedList list = list(position);
+    return list != null ? list.framedCopy() : map.value(position);
+  }
+
+  /** Bytes of the value at {@code position} (plain value or framed list). */
+  long valueSize(int position) {
+    FramedList list = list(position);
+    return list != null ? list.length() : map.valueLength(position);
+  }
+
+  /**
+   * Overwrites a plain value at {@code position} stored in place when {@code value} fits there and
+   * returns the old value's length; {@code -1} (and no change) otherwise.
+   */
+  int overwriteInPlace(int position, byte[] value) {
+    return map.overwriteInline(position, value);
+  }
+
+  /** Replaces the value at {@code position} with a plain value. */
+  void setValue(int position, byte[] value) {
+    map.setValue(position, value);
+  }
+
+  /** Replaces the value at {@code position} with a list. */
+  void setList(int position, FramedList list) {
+    map.setObject(position, list);
+  }
+
+  /** Adds the absent {@code key} with a plain value; the key array may be retained. */
+  void insertValue(byte[] key, byte[] value) {
+    map.insertValue(key, value);
+    keyAddedOrRemoved(key);
+  }
+
+  /** Adds the absent {@code key} with a list; the key array may be retained. */
+  void insertList(byte[] key, FramedList list) {
+    map.insertObject(key, list);
+    keyAddedOrRemoved(key);
+  }
+
+  /** Maps {@code key} to a plain value, adding it or replacing what it held. */
+  void putValue(byte[] key, byte[] value) {
+    int position = indexOf(key);
+    if (position < 0) {
+      insertValue(key, value);
+    } else {
+      setValue(position, value);
     }
-    return old;
   }
 
-  /** Removes {@code key}; returns its value, or {@code null} when it was absent. */
-  Object remove(byte[] key) {
-    Object old = values.remove(key);
-    if (old != null) {
-      keyAddedOrRemoved(key);
+  /** Maps {@code key} to a list, adding it or replacing what it held. */
+  void putList(byte[] key, FramedList list) {
+    int position = indexOf(key);
+    if (position < 0) {
+      insertList(key, list);
+    } else {
+      setList(position, list);
     }
-    return old;
+  }
+
+  /** Removes the entry at {@code position}, whose key is {@code key}. */
+  void removeAt(int position, byte[] key) {
+    map.removeAt(position);
+    keyAddedOrRemoved(key);
   }
 
   /** Removes the keys in {@code [fromInclusive, toExclusive)}, reporting each removed entry. */
@@ -71,14 +139,17 @@ final class HeapIndex {
       return;
     }
     for (byte[] key : range) {
-      removed.removed(key, values.remove(key));
+      int position = map.indexOf(key);
+      long size = valueSize(position);
+      map.removeAt(position);
+      removed.removed(key, size);
     }
     range.clear();
     structureVersion++;
   }
 
   int size() {
-    return values.size();
+    return map.size();
   }
 
   int structureVersion() {
@@ -90,7 +161,9 @@ final class HeapIndex {
    * (check {@link #structureVersion}) and must not be written through it.
    */
   NavigableSet<byte[]> orderedKeys() {
-    if (!unordered.isEmpty()) {
+    if (ordered == null) {
+      build();
+    } else if (!unordered.isEmpty()) {
       catchUp();
     }
     return ordered;
@@ -98,30 +171,47 @@ final class HeapIndex {
 
   /** Visits every entry, in no particular order (snapshots do not need order). */
   <E extends Exception> void forEachEntry(EntryVisitor<E> visitor) throws E {
-    for (Object2ObjectMap.Entry<byte[], Object> e : values.object2ObjectEntrySet()) {
-      visitor.visit(e.getKey(), e.getValue());
+    for (int p = map.nextPosition(0); p >= 0; p = map.nextPosition(p + 1)) {
+      FramedList list = list(p);
+      visitor.visit(map.key(p), list == null ? map.value(p) : null, list);
     }
   }
 
   private void keyAddedOrRemoved(byte[] key) {
     structureVersion++;
-    unordered.add(key);
-    if (unordered.size() > Math.max(MIN_UNORDERED_BOUND, 2 * values.size())) {
-      catchUp();
+    if (ordered == null) {
+      return;
     }
+    unordered.add(key);
+    if (unordered.size() > Math.max(MIN_UNORDERED_BOUND, 2 * map.size())) {
+      ordered = null;
+      unordered = new ArrayList<>();
+    }
+  }
+
+  private void build() {
+    byte[][] keys = new byte[map.size()][];
+    int n = 0;
+    for (int p = map.nextPosition(0); p >= 0; p = map.nextPosition(p + 1)) {
+      keys[n++] = map.key(p);
+    }
+    // Inserting in key order keeps the tree's insertion path in cache.
+    Arrays.sort(keys, KeyBytes::compare);
+    ordered = new TreeSet<>(KeyBytes::compare);
+    ordered.addAll(Arrays.asList(keys));
+    unordered = new ArrayList<>();
   }
 
   private void catchUp() {
     byte[][] keys = unordered.toArray(new byte[0][]);
     unordered = new ArrayList<>();
-    // Inserting in key order keeps the tree's insertion path in cache.
     Arrays.sort(keys, KeyBytes::compare);
     for (int i = 0; i < keys.length; i++) {
       byte[] key = keys[i];
       if (i > 0 && Arrays.equals(key, keys[i - 1])) {
         continue;
       }
-      if (values.get(key) != null) {
+      if (map.indexOf(key) >= 0) {
         ordered.add(key);
       } else {
         ordered.remove(key);

@@ -35,18 +35,17 @@ final class HeapSnapshotFormat {
       out.writeUTF(table.name());
       out.writeLong(table.size());
       table.forEachEntry(
-          (key, stored) -> {
+          (key, value, list) -> {
             out.writeInt(key.length);
             out.write(key);
-            if (stored instanceof FramedList list) {
+            if (list != null) {
               out.writeByte(KIND_LIST);
               out.writeInt(list.length());
               list.writeFramedTo(out);
             } else {
-              byte[] value = (byte[]) stored;
               out.writeByte(KIND_VALUE);
-              out.writeInt(StoredValue.length(value));
-              StoredValue.writeTo(out, value);
+              out.writeInt(value.length);
+              out.write(value);
             }
           });
     }
@@ -71,8 +70,8 @@ final class HeapSnapshotFormat {
         byte kind = in.readByte();
         byte[] value = readBytes(in, fileSize, "value");
         switch (kind) {
-          case KIND_VALUE -> content.put(key, StoredValue.of(value));
-          case KIND_LIST -> content.put(key, FramedList.ofFramed(value));
+          case KIND_VALUE -> content.putValue(key, value);
+          case KIND_LIST -> content.putList(key, FramedList.ofFramed(value));
           default -> throw new IOException("unknown entry kind " + kind + " at entry " + i);
         }
       }

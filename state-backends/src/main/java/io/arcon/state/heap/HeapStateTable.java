@@ -14,20 +14,19 @@ import java.util.Objects;
 
 /**
  * A heap table: a {@link HeapIndex} (hash map for point operations, lazily ordered keys for scans)
- * whose values are either plain values in their {@link StoredValue} form or {@link FramedList}s.
+ * whose values are either plain values, stored inline next to their keys in the index's slab, or
+ * {@link FramedList}s.
  *
  * <p>Plain values are private to the table: {@link #put} stores a copy, {@link #get} and scans hand
  * out copies. That lets a put of an existing key whose value still fits overwrite the stored bytes
- * in place, so a steady stream of updates creates no long-lived objects: storing each new array
- * would make the generational GC track an old-to-young reference per update and copy every value
- * out of the young generation, which costs more than the update itself.
+ * in place, so a steady stream of updates creates no objects at all on the table's side.
  */
 final class HeapStateTable implements StateTable {
   /**
-   * Rough per-entry cost of a hash slot, an ordered-set node and two array headers, for size
-   * estimates.
+   * Rough per-entry cost of a hash slot (8 bytes at a load of 0.375-0.75) and an entry header with
+   * alignment, for size estimates; a scanned table's ordered key set comes on top.
    */
-  private static final long ENTRY_OVERHEAD_BYTES = 96;
+  private static final long ENTRY_OVERHEAD_BYTES = 32;
 
   private final String name;
   private HeapIndex index = new HeapIndex();
@@ -44,34 +43,34 @@ final class HeapStateTable implements StateTable {
 
   @Override
   public byte[] get(byte[] key) {
-    Object value = index.get(key);
-    return value == null ? null : exportValue(value);
+    int position = index.indexOf(key);
+    return position < 0 ? null : index.exportValue(position);
   }
 
   @Override
   public void put(byte[] key, byte[] value) {
     Objects.requireNonNull(value, "value");
-    Object stored = index.get(key);
-    if (stored instanceof byte[] current) {
-      int oldLength = StoredValue.length(current);
-      if (StoredValue.overwrite(current, value)) {
+    int position = index.indexOf(key);
+    if (position < 0) {
+      index.insertValue(key, value);
+      sizeBytes += ENTRY_OVERHEAD_BYTES + key.length + value.length;
+    } else {
+      int oldLength = index.overwriteInPlace(position, value);
+      if (oldLength >= 0) {
         sizeBytes += value.length - oldLength;
         return;
       }
-    }
-    Object old = index.put(key, StoredValue.of(value));
-    if (old == null) {
-      sizeBytes += ENTRY_OVERHEAD_BYTES + key.length + value.length;
-    } else {
-      sizeBytes += value.length - valueSize(old);
+      sizeBytes += value.length - index.valueSize(position);
+      index.setValue(position, value);
     }
   }
 
   @Override
   public void delete(byte[] key) {
-    Object old = index.remove(key);
-    if (old != null) {
-      sizeBytes -= ENTRY_OVERHEAD_BYTES + key.length + valueSize(old);
+    int position = index.indexOf(key);
+    if (position >= 0) {
+      sizeBytes -= ENTRY_OVERHEAD_BYTES + key.length + index.valueSize(position);
+      index.removeAt(position, key);
     }
   }
 
@@ -85,36 +84,38 @@ final class HeapStateTable implements StateTable {
     index.removeRange(
         fromInclusive,
         toExclusive,
-        (key, value) -> sizeBytes -= ENTRY_OVERHEAD_BYTES + key.length + valueSize(value));
+        (key, valueSize) -> sizeBytes -= ENTRY_OVERHEAD_BYTES + key.length + valueSize);
   }
 
   @Override
   public void append(byte[] key, byte[] element) {
     Objects.requireNonNull(element, "element");
-    Object existing = index.get(key);
-    if (existing instanceof FramedList list) {
+    int position = index.indexOf(key);
+    if (position < 0) {
+      FramedList list = FramedList.of(element);
+      index.insertList(key, list);
+      sizeBytes += ENTRY_OVERHEAD_BYTES + key.length + list.length();
+      return;
+    }
+    FramedList list = index.list(position);
+    if (list != null) {
       sizeBytes += list.append(element);
       return;
     }
-    FramedList list;
-    if (existing == null) {
-      list = FramedList.of(element);
-      sizeBytes += ENTRY_OVERHEAD_BYTES + key.length + list.length();
-    } else {
-      // A plain value appended to: concatenate, exactly as RocksDB's merge would.
-      list = FramedList.ofFramed(StoredValue.copy((byte[]) existing));
-      sizeBytes += list.append(element);
-    }
-    index.put(key, list);
+    // A plain value appended to: concatenate, exactly as RocksDB's merge would.
+    list = FramedList.ofFramed(index.value(position));
+    sizeBytes += list.append(element);
+    index.setList(position, list);
   }
 
   @Override
   public List<byte[]> getList(byte[] key) {
-    Object value = index.get(key);
-    if (value instanceof FramedList list) {
-      return list.elements();
+    int position = index.indexOf(key);
+    if (position < 0) {
+      return ListFraming.decode(null);
     }
-    return ListFraming.decode(value == null ? null : StoredValue.copy((byte[]) value));
+    FramedList list = index.list(position);
+    return list != null ? list.elements() : ListFraming.decode(index.value(position));
   }
 
   @Override
@@ -131,11 +132,6 @@ final class HeapStateTable implements StateTable {
     return index.size();
   }
 
-  /** Hands a stored value out as a copy (plain values are overwritten in place, see above). */
-  static byte[] exportValue(Object value) {
-    return value instanceof FramedList list ? list.framedCopy() : StoredValue.copy((byte[]) value);
-  }
-
   /** Visits every entry with the stored value objects (for snapshots), in no particular order. */
   <E extends Exception> void forEachEntry(HeapIndex.EntryVisitor<E> visitor) throws E {
     index.forEachEntry(visitor);
@@ -145,13 +141,11 @@ final class HeapStateTable implements StateTable {
   void replaceContent(HeapIndex content) {
     long[] size = {0};
     content.forEachEntry(
-        (key, value) -> size[0] += ENTRY_OVERHEAD_BYTES + key.length + valueSize(value));
+        (key, value, list) ->
+            size[0] +=
+                ENTRY_OVERHEAD_BYTES + key.length + (list != null ? list.length() : value.length));
     index = content;
     sizeBytes = size[0];
-  }
-
-  private static long valueSize(Object value) {
-    return value instanceof FramedList list ? list.length() : StoredValue.length((byte[]) value);
   }
 
   private NavigableSet<byte[]> range(byte[] from, boolean fromInclusive, byte[] toExclusive) {
@@ -214,7 +208,7 @@ final class HeapStateTable implements StateTable {
       }
       byte[] key = cursor.next();
       lastKey = key;
-      next = new StateEntry(key, exportValue(index.get(key)));
+      next = new StateEntry(key, index.exportValue(index.indexOf(key)));
       return true;
     }
 

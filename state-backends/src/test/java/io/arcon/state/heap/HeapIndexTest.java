@@ -25,42 +25,58 @@ class HeapIndexTest {
   @Test
   void orderedKeysFollowInterleavedInsertsUpdatesAndRemoves() {
     HeapIndex index = new HeapIndex();
-    TreeMap<byte[], Object> reference = new TreeMap<>(KeyBytes::compare);
+    TreeMap<byte[], byte[]> reference = new TreeMap<>(KeyBytes::compare);
     Random random = new Random(11);
     for (int op = 0; op < 100_000; op++) {
       byte[] key = ByteKeyStrategyTest.key(random.nextInt(2_000));
       switch (random.nextInt(10)) {
-        case 0, 1, 2 -> assertEquals(reference.remove(key), index.remove(key));
+        case 0, 1, 2 -> {
+          int position = index.indexOf(key);
+          assertEquals(reference.containsKey(key), position >= 0);
+          if (position >= 0) {
+            assertArrayEquals(reference.remove(key), index.value(position));
+            index.removeAt(position, key);
+          }
+        }
         case 3 -> assertOrderedKeys(reference, index);
         case 4 -> {
           byte[] from = ByteKeyStrategyTest.key(random.nextInt(2_000));
           byte[] to = ByteKeyStrategyTest.key(random.nextInt(2_000));
           if (KeyBytes.compare(from, to) < 0) {
-            Map<byte[], Object> expected = new TreeMap<>(KeyBytes::compare);
-            expected.putAll(reference.subMap(from, to));
-            Map<byte[], Object> removed = new TreeMap<>(KeyBytes::compare);
+            Map<byte[], Long> expected = new TreeMap<>(KeyBytes::compare);
+            reference.subMap(from, to).forEach((k, v) -> expected.put(k, (long) v.length));
+            Map<byte[], Long> removed = new TreeMap<>(KeyBytes::compare);
             index.removeRange(from, to, removed::put);
             reference.subMap(from, to).clear();
             assertEquals(expected, removed);
           }
         }
-        default -> assertEquals(reference.put(key, op), index.put(key, op));
+        default -> {
+          byte[] value = new byte[random.nextInt(12)];
+          random.nextBytes(value);
+          index.putValue(key, value);
+          reference.put(key, value);
+        }
       }
       assertEquals(reference.size(), index.size());
     }
     assertOrderedKeys(reference, index);
+    for (Map.Entry<byte[], byte[]> e : reference.entrySet()) {
+      assertArrayEquals(e.getValue(), index.value(index.indexOf(e.getKey())));
+    }
   }
 
   @Test
   void keysAddedAndRemovedWithoutScansDoNotPileUp() {
     HeapIndex index = new HeapIndex();
-    index.put(ByteKeyStrategyTest.key(-1), "kept");
+    index.putValue(ByteKeyStrategyTest.key(-1), new byte[] {1});
+    index.orderedKeys();
     // Far more add/remove pairs than the catch-up bound: the ordered set must end up exact.
     for (int i = 0; i < 50_000; i++) {
-      index.put(ByteKeyStrategyTest.key(i), i);
-      index.remove(ByteKeyStrategyTest.key(i));
+      index.putValue(ByteKeyStrategyTest.key(i), new byte[] {2});
+      index.removeAt(index.indexOf(ByteKeyStrategyTest.key(i)), ByteKeyStrategyTest.key(i));
     }
-    index.put(ByteKeyStrategyTest.key(3), "re-added");
+    index.putValue(ByteKeyStrategyTest.key(3), new byte[] {3});
     List<byte[]> keys = new ArrayList<>(index.orderedKeys());
     assertEquals(2, keys.size());
     assertArrayEquals(ByteKeyStrategyTest.key(3), keys.get(0));
@@ -68,14 +84,30 @@ class HeapIndexTest {
   }
 
   @Test
+  void listsAndPlainValuesShareTheIndex() {
+    HeapIndex index = new HeapIndex();
+    index.putList(new byte[] {1}, FramedList.of(new byte[] {5}));
+    index.putValue(new byte[] {2}, new byte[] {6});
+    assertEquals(2, index.valueSize(index.indexOf(new byte[] {1})));
+    assertArrayEquals(new byte[] {1, 5}, index.exportValue(index.indexOf(new byte[] {1})));
+    index.putValue(new byte[] {1}, new byte[] {7, 7});
+    assertArrayEquals(new byte[] {7, 7}, index.exportValue(index.indexOf(new byte[] {1})));
+    List<String> seen = new ArrayList<>();
+    index.forEachEntry(
+        (key, value, list) -> seen.add(key[0] + ":" + (list == null ? value.length : -1)));
+    seen.sort(null);
+    assertEquals(List.of("1:2", "2:1"), seen);
+  }
+
+  @Test
   void structureVersionChangesOnlyWhenKeysComeOrGo() {
     HeapIndex index = new HeapIndex();
-    index.put(new byte[] {1}, "a");
+    index.putValue(new byte[] {1}, new byte[] {1});
     int version = index.structureVersion();
-    index.put(new byte[] {1}, "b");
-    index.remove(new byte[] {2});
+    index.putValue(new byte[] {1}, new byte[] {2});
+    assertEquals(-1, index.indexOf(new byte[] {2}));
     assertEquals(version, index.structureVersion());
-    index.remove(new byte[] {1});
+    index.removeAt(index.indexOf(new byte[] {1}), new byte[] {1});
     assertFalse(version == index.structureVersion());
   }
 
@@ -124,7 +156,7 @@ class HeapIndexTest {
     }
   }
 
-  private static void assertOrderedKeys(TreeMap<byte[], Object> reference, HeapIndex index) {
+  private static void assertOrderedKeys(TreeMap<byte[], byte[]> reference, HeapIndex index) {
     List<byte[]> expected = new ArrayList<>(reference.keySet());
     List<byte[]> actual = new ArrayList<>(index.orderedKeys());
     assertEquals(expected.size(), actual.size());
