@@ -55,6 +55,9 @@ public final class RocksDbStateBackend implements StateBackend {
   /** Column families carry this prefix so no table name can collide with RocksDB's "default". */
   private static final String TABLE_PREFIX = "t.";
 
+  /** Full memtables merged into one L0 file by a flush (at most; see the column family options). */
+  private static final int MEMTABLES_PER_FLUSH = 4;
+
   static {
     RocksDB.loadLibrary();
   }
@@ -98,6 +101,11 @@ public final class RocksDbStateBackend implements StateBackend {
             .setMergeOperator(appendOperator)
             .setWriteBufferSize(options.writeBufferBytes())
             .setMaxWriteBufferNumber(options.maxWriteBufferNumber())
+            // Small memtables keep inserts in cache, but flushed one by one they would make small
+            // L0 files, and with random keys every L0->L1 compaction rewrites most of L1: merge
+            // several full memtables into one L0 file instead, leaving two to fill meanwhile.
+            .setMinWriteBufferNumberToMerge(
+                Math.max(1, Math.min(MEMTABLES_PER_FLUSH, options.maxWriteBufferNumber() - 2)))
             // A get first searches every memtable (a skiplist of up to writeBufferBytes); a bloom
             // filter over their whole keys skips the ones that cannot hold the key.
             .setMemtableWholeKeyFiltering(true)
