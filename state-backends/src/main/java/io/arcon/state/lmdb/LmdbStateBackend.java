@@ -27,6 +27,7 @@ import org.lmdbjava.Dbi;
 import org.lmdbjava.DbiFlags;
 import org.lmdbjava.Env;
 import org.lmdbjava.EnvFlags;
+import org.lmdbjava.EnvInfo;
 import org.lmdbjava.GetOp;
 import org.lmdbjava.LmdbException;
 import org.lmdbjava.SeekOp;
@@ -43,6 +44,12 @@ import org.lmdbjava.Txn;
  * with {@code MDB_NOSYNC|MDB_NOMETASYNC} (durability comes from snapshots): after a process kill a
  * reopened directory holds every committed batch, i.e. at least everything before the last {@link
  * #flush()}; the uncommitted batch is lost.
+ *
+ * <p>The environment runs with {@code MDB_WRITEMAP}: writes go straight into the shared map instead
+ * of malloc'd page copies that a commit writes back with {@code pwrite} (about twice the update
+ * rate at 10M keys), and the map is advised to use transparent huge pages (see {@link
+ * LmdbHugePages}). A kill still loses only the uncommitted batch: its pages are not reachable from
+ * any meta page until the commit.
  *
  * <p>The environment runs with {@code MDB_NOLOCK}: a backend instance is used by one thread at a
  * time but not always the same thread (actors on a thread pool), which LMDB's thread-bound writer
@@ -387,6 +394,8 @@ public final class LmdbStateBackend implements StateBackend {
       long current = env.info().mapSize;
       long next = Math.multiplyExact(current, 2);
       env.setMapSize(next);
+      // The map was replaced: the advice applies to a mapping, not to the file.
+      adviseHugePages();
       try {
         Txn<ByteBuffer> txn = writeTxn();
         long bytes = 0;
@@ -455,6 +464,11 @@ public final class LmdbStateBackend implements StateBackend {
                   EnvFlags.MDB_NOSYNC,
                   EnvFlags.MDB_NOMETASYNC,
                   EnvFlags.MDB_NOTLS,
+                  // Writes go straight into the shared map instead of malloc'd copies written
+                  // back with pwrite at commit: the page cache is then filled through faults on
+                  // the map, which is what lets it use huge pages (see LmdbHugePages). Crash
+                  // safety is unchanged: uncommitted pages are never reachable from a meta page.
+                  EnvFlags.MDB_WRITEMAP,
                   // LMDB's writer lock binds a write transaction to the OS thread that began it,
                   // but the runtime's actors run on a pool: the next message may use this backend
                   // from another thread, whose txn_begin would then wait forever for the lock the
@@ -466,6 +480,7 @@ public final class LmdbStateBackend implements StateBackend {
     } catch (IOException | LmdbException e) {
       throw new StateBackendException("Cannot open LMDB at " + envPath + ": " + e, e);
     }
+    adviseHugePages();
     keys = new LmdbKeys(env.getMaxKeySize());
     Map<String, Dbi<ByteBuffer>> existing = new LinkedHashMap<>();
     for (byte[] name : env.getDbiNames()) {
@@ -480,6 +495,11 @@ public final class LmdbStateBackend implements StateBackend {
     for (Map.Entry<String, Dbi<ByteBuffer>> e : existing.entrySet()) {
       tables.put(e.getKey(), new LmdbStateTable(this, e.getKey(), e.getValue()));
     }
+  }
+
+  private void adviseHugePages() {
+    EnvInfo info = env.info();
+    LmdbHugePages.advise(info.mapAddress, info.mapSize);
   }
 
   private void closeEnv() {

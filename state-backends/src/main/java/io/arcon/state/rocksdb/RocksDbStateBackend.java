@@ -10,6 +10,7 @@ import io.arcon.state.snapshot.DirectorySwap;
 import io.arcon.state.snapshot.FileTrees;
 import io.arcon.state.snapshot.SnapshotManifest;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +34,7 @@ import org.rocksdb.DataBlockIndexType;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.StringAppendOperator;
@@ -53,6 +55,9 @@ public final class RocksDbStateBackend implements StateBackend {
   /** Column families carry this prefix so no table name can collide with RocksDB's "default". */
   private static final String TABLE_PREFIX = "t.";
 
+  /** Full memtables merged into one L0 file by a flush (at most; see the column family options). */
+  private static final int MEMTABLES_PER_FLUSH = 4;
+
   static {
     RocksDB.loadLibrary();
   }
@@ -66,6 +71,10 @@ public final class RocksDbStateBackend implements StateBackend {
   private final DBOptions dbOptions;
   private final WriteOptions writeOptions;
   private final FlushOptions flushOptions;
+  private final ReadOptions readOptions;
+  private ByteBuffer keyBuffer = ByteBuffer.allocateDirect(256);
+  private ByteBuffer argumentBuffer = ByteBuffer.allocateDirect(4096);
+  private ByteBuffer valueBuffer = ByteBuffer.allocateDirect(4096);
 
   private final Map<String, RocksDbStateTable> tables = new LinkedHashMap<>();
   private final Set<RocksDbScan> openScans = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -92,6 +101,11 @@ public final class RocksDbStateBackend implements StateBackend {
             .setMergeOperator(appendOperator)
             .setWriteBufferSize(options.writeBufferBytes())
             .setMaxWriteBufferNumber(options.maxWriteBufferNumber())
+            // Small memtables keep inserts in cache, but flushed one by one they would make small
+            // L0 files, and with random keys every L0->L1 compaction rewrites most of L1: merge
+            // several full memtables into one L0 file instead, leaving two to fill meanwhile.
+            .setMinWriteBufferNumberToMerge(
+                Math.max(1, Math.min(MEMTABLES_PER_FLUSH, options.maxWriteBufferNumber() - 2)))
             // A get first searches every memtable (a skiplist of up to writeBufferBytes); a bloom
             // filter over their whole keys skips the ones that cannot hold the key.
             .setMemtableWholeKeyFiltering(true)
@@ -113,6 +127,7 @@ public final class RocksDbStateBackend implements StateBackend {
             .setEnableWriteThreadAdaptiveYield(false);
     this.writeOptions = new WriteOptions().setDisableWAL(true);
     this.flushOptions = new FlushOptions().setWaitForFlush(true);
+    this.readOptions = new ReadOptions();
     try {
       openDb();
     } catch (RuntimeException e) {
@@ -237,6 +252,59 @@ public final class RocksDbStateBackend implements StateBackend {
     return writeOptions;
   }
 
+  /**
+   * Point reads and writes go through reused direct buffers: the byte[] variants of RocksJava copy
+   * each array into a fresh native allocation (and a get returns a new array from native code), the
+   * ByteBuffer variants pass addresses. The backend is used by one thread at a time, so one pair of
+   * buffers serves every table.
+   */
+  byte[] get(ColumnFamilyHandle handle, byte[] key) throws RocksDBException {
+    ByteBuffer k = keyBuffer(key);
+    ByteBuffer v = valueBuffer;
+    v.clear();
+    int size = db().get(handle, readOptions, k, v);
+    if (size == RocksDB.NOT_FOUND) {
+      return null;
+    }
+    byte[] out = new byte[size];
+    if (size <= v.capacity()) {
+      v.get(v.position(), out);
+      return out;
+    }
+    // Larger than the buffer: read it again into one that fits (and keep that one).
+    valueBuffer = ByteBuffer.allocateDirect(Math.max(size, 2 * v.capacity()));
+    return get(handle, key);
+  }
+
+  void put(ColumnFamilyHandle handle, byte[] key, byte[] value) throws RocksDBException {
+    ByteBuffer k = keyBuffer(key);
+    db().put(handle, writeOptions, k, argumentBuffer(value));
+  }
+
+  void merge(ColumnFamilyHandle handle, byte[] key, byte[] operand) throws RocksDBException {
+    ByteBuffer k = keyBuffer(key);
+    db().merge(handle, writeOptions, k, argumentBuffer(operand));
+  }
+
+  private ByteBuffer keyBuffer(byte[] key) {
+    if (key.length > keyBuffer.capacity()) {
+      keyBuffer = ByteBuffer.allocateDirect(Math.max(key.length, 2 * keyBuffer.capacity()));
+    }
+    keyBuffer.clear();
+    keyBuffer.put(key).flip();
+    return keyBuffer;
+  }
+
+  private ByteBuffer argumentBuffer(byte[] value) {
+    if (value.length > argumentBuffer.capacity()) {
+      argumentBuffer =
+          ByteBuffer.allocateDirect(Math.max(value.length, 2 * argumentBuffer.capacity()));
+    }
+    argumentBuffer.clear();
+    argumentBuffer.put(value).flip();
+    return argumentBuffer;
+  }
+
   CloseableIterator<StateEntry> openScan(RocksDbStateTable table, byte[] from, byte[] to) {
     RocksDbScan scan = new RocksDbScan(this, table, from, to);
     openScans.add(scan);
@@ -334,6 +402,7 @@ public final class RocksDbStateBackend implements StateBackend {
 
   private void closeOptions() {
     writeOptions.close();
+    readOptions.close();
     flushOptions.close();
     dbOptions.close();
     columnFamilyOptions.close();

@@ -40,7 +40,7 @@ final class RocksDbStateTable implements StateTable {
   @Override
   public byte[] get(byte[] key) {
     try {
-      return owner.db().get(handle, key);
+      return owner.get(handle, key);
     } catch (RocksDBException e) {
       throw failure("get", e);
     }
@@ -50,7 +50,7 @@ final class RocksDbStateTable implements StateTable {
   public void put(byte[] key, byte[] value) {
     Objects.requireNonNull(value, "value");
     try {
-      owner.db().put(handle, owner.writeOptions(), key, value);
+      owner.put(handle, key, value);
     } catch (RocksDBException e) {
       throw failure("put", e);
     }
@@ -111,7 +111,7 @@ final class RocksDbStateTable implements StateTable {
     try {
       // The merge operator concatenates with an empty delimiter, so the stored value is exactly
       // the ListFraming frames in append order and an append never reads the list.
-      owner.db().merge(handle, owner.writeOptions(), key, ListFraming.frame(element));
+      owner.merge(handle, key, ListFraming.frame(element));
     } catch (RocksDBException e) {
       throw failure("append", e);
     }
