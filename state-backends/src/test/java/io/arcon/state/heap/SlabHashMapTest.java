@@ -100,11 +100,7 @@ class SlabHashMapTest {
       } else {
         byte[] value = new byte[random.nextInt(40)];
         random.nextBytes(value);
-        if (position >= 0) {
-          map.setValue(position, value);
-        } else {
-          map.insertValue(key, value);
-        }
+        putValue(map, key, position, value);
         reference.put(k, value);
       }
       assertEquals(reference.size(), map.size());
@@ -207,11 +203,7 @@ class SlabHashMapTest {
       } else {
         byte[] value = new byte[random.nextInt(SlabHashMap.INLINE_BYTES + 20)];
         random.nextBytes(value);
-        if (position >= 0) {
-          map.setValue(position, value);
-        } else {
-          map.insertValue(key, value);
-        }
+        putValue(map, key, position, value);
         reference.put(k, value);
       }
     }
@@ -260,5 +252,14 @@ class SlabHashMapTest {
     byte[] value = new byte[length];
     Arrays.fill(value, (byte) i);
     return value;
+  }
+
+  /** Overwrites the value at {@code position} (from {@code indexOf}) or inserts {@code key}. */
+  private static void putValue(SlabHashMap map, byte[] key, int position, byte[] value) {
+    if (position >= 0) {
+      map.setValue(position, value);
+    } else {
+      map.insertValue(key, value);
+    }
   }
 }
