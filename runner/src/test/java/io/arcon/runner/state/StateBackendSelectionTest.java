@@ -11,8 +11,11 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -258,11 +261,36 @@ class StateBackendSelectionTest {
       seen.write(1);
       TreeSet<String> engines = new TreeSet<>();
       if (stateDir != null) {
-        try (Stream<Path> files = Files.walk(Path.of(stateDir))) {
-          files
-              .map(f -> f.getFileName().toString())
-              .filter(n -> n.equals("rocksdb") || n.equals("lmdb"))
-              .forEach(engines::add);
+        // walkFileTree, not Files.walk: a live RocksDB deletes files (WALs, old OPTIONS) while
+        // we list, and a vanished file must be skipped, not fail the walk.
+        try {
+          Files.walkFileTree(
+              Path.of(stateDir),
+              new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
+                  note(d);
+                  return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                  note(file);
+                  return FileVisitResult.CONTINUE;
+                }
+
+                private void note(Path p) {
+                  String name = p.getFileName().toString();
+                  if (name.equals("rocksdb") || name.equals("lmdb")) {
+                    engines.add(name);
+                  }
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) {
+                  return FileVisitResult.CONTINUE;
+                }
+              });
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
