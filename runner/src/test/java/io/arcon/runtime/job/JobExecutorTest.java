@@ -240,7 +240,7 @@ class JobExecutorTest {
     }
     assertTrue(!m.isTerminated());
     m.cancel();
-    assertEquals(JobMonitor.Outcome.CANCELLED, m.outcome().get(5, TimeUnit.SECONDS));
+    assertEquals(JobMonitor.Outcome.CANCELLED, m.outcome().get(30, TimeUnit.SECONDS));
     long after = consumed.get();
     Thread.sleep(300);
     long later = consumed.get();

@@ -140,7 +140,7 @@ final class SlabHashMap {
 
   /** The position of {@code key}, or {@code -1} when it is absent. */
   int indexOf(byte[] key) {
-    int hash = ByteKeyStrategy.hash(key);
+    int hash = ByteKeyHash.hash(key);
     int mask = cellMask;
     for (int i = hash & mask; ; i = (i + 1) & mask) {
       byte[] c = cellChunk(i);
@@ -360,7 +360,7 @@ final class SlabHashMap {
       insertInSlab(key, store(key, value, value.length, value.length));
       return;
     }
-    int position = insertCell(ByteKeyStrategy.hash(key));
+    int position = insertCell(ByteKeyHash.hash(key));
     byte[] c = cellChunk(position);
     int o = cellOffset(position);
     c[o + CELL_KIND] = INLINE;
@@ -376,7 +376,7 @@ final class SlabHashMap {
       insertInSlab(key, store(key, null, 0, -1 - addObject(value)));
       return;
     }
-    int position = insertCell(ByteKeyStrategy.hash(key));
+    int position = insertCell(ByteKeyHash.hash(key));
     byte[] c = cellChunk(position);
     int o = cellOffset(position);
     c[o + CELL_KIND] = INLINE_KEY_OBJECT;
@@ -387,7 +387,7 @@ final class SlabHashMap {
 
   /** Adds a cell for {@code key} whose entry was stored in the slab at {@code offset}. */
   private void insertInSlab(byte[] key, long offset) {
-    int position = insertCell(ByteKeyStrategy.hash(key));
+    int position = insertCell(ByteKeyHash.hash(key));
     byte[] c = cellChunk(position);
     int o = cellOffset(position);
     c[o + CELL_KIND] = IN_SLAB;

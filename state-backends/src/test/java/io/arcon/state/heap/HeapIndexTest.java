@@ -28,7 +28,7 @@ class HeapIndexTest {
     TreeMap<byte[], byte[]> reference = new TreeMap<>(KeyBytes::compare);
     Random random = new Random(11);
     for (int op = 0; op < 100_000; op++) {
-      byte[] key = ByteKeyStrategyTest.key(random.nextInt(2_000));
+      byte[] key = ByteKeyHashTest.key(random.nextInt(2_000));
       switch (random.nextInt(10)) {
         case 0, 1, 2 -> {
           int position = index.indexOf(key);
@@ -40,8 +40,8 @@ class HeapIndexTest {
         }
         case 3 -> assertOrderedKeys(reference, index);
         case 4 -> {
-          byte[] from = ByteKeyStrategyTest.key(random.nextInt(2_000));
-          byte[] to = ByteKeyStrategyTest.key(random.nextInt(2_000));
+          byte[] from = ByteKeyHashTest.key(random.nextInt(2_000));
+          byte[] to = ByteKeyHashTest.key(random.nextInt(2_000));
           if (KeyBytes.compare(from, to) < 0) {
             Map<byte[], Long> expected = new TreeMap<>(KeyBytes::compare);
             reference.subMap(from, to).forEach((k, v) -> expected.put(k, (long) v.length));
@@ -69,18 +69,18 @@ class HeapIndexTest {
   @Test
   void keysAddedAndRemovedWithoutScansDoNotPileUp() {
     HeapIndex index = new HeapIndex();
-    index.putValue(ByteKeyStrategyTest.key(-1), new byte[] {1});
+    index.putValue(ByteKeyHashTest.key(-1), new byte[] {1});
     index.orderedKeys();
     // Far more add/remove pairs than the catch-up bound: the ordered set must end up exact.
     for (int i = 0; i < 50_000; i++) {
-      index.putValue(ByteKeyStrategyTest.key(i), new byte[] {2});
-      index.removeAt(index.indexOf(ByteKeyStrategyTest.key(i)), ByteKeyStrategyTest.key(i));
+      index.putValue(ByteKeyHashTest.key(i), new byte[] {2});
+      index.removeAt(index.indexOf(ByteKeyHashTest.key(i)), ByteKeyHashTest.key(i));
     }
-    index.putValue(ByteKeyStrategyTest.key(3), new byte[] {3});
+    index.putValue(ByteKeyHashTest.key(3), new byte[] {3});
     List<byte[]> keys = new ArrayList<>(index.orderedKeys());
     assertEquals(2, keys.size());
-    assertArrayEquals(ByteKeyStrategyTest.key(3), keys.get(0));
-    assertArrayEquals(ByteKeyStrategyTest.key(-1), keys.get(1));
+    assertArrayEquals(ByteKeyHashTest.key(3), keys.get(0));
+    assertArrayEquals(ByteKeyHashTest.key(-1), keys.get(1));
   }
 
   @Test
@@ -119,7 +119,7 @@ class HeapIndexTest {
       TreeMap<byte[], byte[]> reference = new TreeMap<>(KeyBytes::compare);
       Random random = new Random(3);
       for (int i = 0; i < 5_000; i++) {
-        byte[] key = ByteKeyStrategyTest.key(random.nextInt(1_000));
+        byte[] key = ByteKeyHashTest.key(random.nextInt(1_000));
         byte[] value = {(byte) i};
         table.put(key, value);
         reference.put(key, value);
@@ -144,7 +144,7 @@ class HeapIndexTest {
       SnapshotHandle handle = backend.snapshot(1, dir.resolve("snap"));
       TreeMap<byte[], byte[]> atSnapshot = new TreeMap<>(reference);
       for (int i = 0; i < 1_000; i++) {
-        table.put(ByteKeyStrategyTest.key(10_000 + i), new byte[] {1});
+        table.put(ByteKeyHashTest.key(10_000 + i), new byte[] {1});
       }
       table.deletePrefix(new byte[] {0});
       backend.restore(handle);
@@ -152,7 +152,7 @@ class HeapIndexTest {
       for (byte[] key : atSnapshot.keySet()) {
         assertArrayEquals(atSnapshot.get(key), table.get(key));
       }
-      assertNull(table.get(ByteKeyStrategyTest.key(10_000)));
+      assertNull(table.get(ByteKeyHashTest.key(10_000)));
     }
   }
 

@@ -89,7 +89,7 @@ class SlabHashMapTest {
     Random random = new Random(5);
     for (int round = 0; round < 200_000; round++) {
       int k = random.nextInt(3_000);
-      byte[] key = ByteKeyStrategyTest.key(k);
+      byte[] key = ByteKeyHashTest.key(k);
       int position = map.indexOf(key);
       assertEquals(reference.containsKey(k), position >= 0);
       if (random.nextInt(3) == 0) {
@@ -106,7 +106,7 @@ class SlabHashMapTest {
       assertEquals(reference.size(), map.size());
     }
     for (Map.Entry<Integer, byte[]> e : reference.entrySet()) {
-      assertArrayEquals(e.getValue(), map.value(map.indexOf(ByteKeyStrategyTest.key(e.getKey()))));
+      assertArrayEquals(e.getValue(), map.value(map.indexOf(ByteKeyHashTest.key(e.getKey()))));
     }
   }
 
@@ -116,8 +116,8 @@ class SlabHashMapTest {
     Map<Integer, byte[]> firstByHash = new HashMap<>();
     java.util.List<byte[]> colliding = new java.util.ArrayList<>();
     for (int i = 0; i < 1 << 20 && colliding.size() < 40; i++) {
-      byte[] key = ByteKeyStrategyTest.key(i);
-      byte[] earlier = firstByHash.putIfAbsent(ByteKeyStrategy.hash(key), key);
+      byte[] key = ByteKeyHashTest.key(i);
+      byte[] earlier = firstByHash.putIfAbsent(ByteKeyHash.hash(key), key);
       if (earlier != null) {
         colliding.add(earlier);
         colliding.add(key);
@@ -148,17 +148,17 @@ class SlabHashMapTest {
     SlabHashMap map = new SlabHashMap();
     int count = 300_000;
     for (int i = 0; i < count; i++) {
-      map.insertValue(ByteKeyStrategyTest.key(i), value(i, i % 20));
+      map.insertValue(ByteKeyHashTest.key(i), value(i, i % 20));
     }
     assertEquals(count, map.size());
     // Spans several 16 MiB chunks once values grow: every value moves.
     for (int i = 0; i < count; i++) {
-      map.setValue(map.indexOf(ByteKeyStrategyTest.key(i)), value(i, 40 + i % 50));
+      map.setValue(map.indexOf(ByteKeyHashTest.key(i)), value(i, 40 + i % 50));
     }
     // Remove most entries: the slab is compacted along the way.
     for (int i = 0; i < count; i++) {
       if (i % 10 != 0) {
-        map.removeAt(map.indexOf(ByteKeyStrategyTest.key(i)));
+        map.removeAt(map.indexOf(ByteKeyHashTest.key(i)));
       }
     }
     assertEquals(count / 10, map.size());
@@ -174,7 +174,7 @@ class SlabHashMapTest {
     assertEquals(count / 10, seen);
     map.compact();
     for (int i = 0; i < count; i += 10) {
-      assertArrayEquals(value(i, 40 + i % 50), map.value(map.indexOf(ByteKeyStrategyTest.key(i))));
+      assertArrayEquals(value(i, 40 + i % 50), map.value(map.indexOf(ByteKeyHashTest.key(i))));
     }
   }
 

@@ -1,34 +1,20 @@
 package io.arcon.state.heap;
 
-import it.unimi.dsi.fastutil.Hash;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
- * Hashing and equality of {@code byte[]} state keys by content, for fastutil's open-addressing
- * maps. {@code Arrays.hashCode} will not do: its base-31 polynomial maps keys that differ in a few
- * adjacent bytes (big-endian counters, the usual state key) onto the same 32-bit value by the
- * thousand, and no later mixing can separate equal hashes.
+ * Content hash of {@code byte[]} state keys, for {@link SlabHashMap}. {@code Arrays.hashCode} will
+ * not do: its base-31 polynomial maps keys that differ in a few adjacent bytes (big-endian
+ * counters, the usual state key) onto the same 32-bit value by the thousand, and no later mixing
+ * can separate equal hashes.
  */
-final class ByteKeyStrategy implements Hash.Strategy<byte[]> {
-  static final ByteKeyStrategy INSTANCE = new ByteKeyStrategy();
-
+final class ByteKeyHash {
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-  private ByteKeyStrategy() {}
-
-  @Override
-  public int hashCode(byte[] key) {
-    return key == null ? 0 : hash(key);
-  }
-
-  @Override
-  public boolean equals(byte[] a, byte[] b) {
-    return Arrays.equals(a, b);
-  }
+  private ByteKeyHash() {}
 
   /**
    * Content hash over 8-byte words, finished with MurmurHash3's 64-bit mix. A tail shorter than a

@@ -1,0 +1,37 @@
+package io.arcon.state.heap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ByteKeyHashTest {
+
+  @Test
+  void hashDependsOnContentNotIdentity() {
+    assertEquals(ByteKeyHash.hash(new byte[] {1, 2}), ByteKeyHash.hash(new byte[] {1, 2}));
+    assertEquals(ByteKeyHash.hash(new byte[0]), ByteKeyHash.hash(new byte[0]));
+    // Lengths take part: a zero byte appended changes the hash, for short and word-sized keys.
+    assertNotEquals(ByteKeyHash.hash(new byte[] {1}), ByteKeyHash.hash(new byte[] {1, 0}));
+    assertNotEquals(ByteKeyHash.hash(new byte[8]), ByteKeyHash.hash(new byte[9]));
+  }
+
+  /** Keys that differ in a few adjacent bytes (big-endian counters) must not share hashes. */
+  @Test
+  void counterKeysGetDistinctHashes() {
+    Set<Integer> hashes = new HashSet<>();
+    int count = 1 << 20;
+    for (int i = 0; i < count; i++) {
+      hashes.add(ByteKeyHash.hash(key(i)));
+    }
+    // A random 32-bit hash collides about count^2 / 2^33 = 128 times here.
+    assertTrue(hashes.size() > count - 1_000, "distinct hashes: " + hashes.size());
+  }
+
+  static byte[] key(int k) {
+    return new byte[] {(byte) (k >>> 24), (byte) (k >>> 16), (byte) (k >>> 8), (byte) k, 'v'};
+  }
+}
