@@ -1,6 +1,5 @@
 package io.arcon.benchmarks.pipeline;
 
-import io.arcon.benchmarks.BenchmarkCounters;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconRunner;
 import java.io.IOException;
@@ -10,20 +9,22 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.StringJoiner;
 import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
-import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.DefaultValueFactory;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.flink.api.common.RuntimeExecutionMode;
 
 /**
- * Whole-pipeline throughput of {@link KeyedCountPipeline} on ArconRunner and on DirectRunner (with
- * its default checks, and with immutability and encodability enforcement off), measured in one
- * process so the ratios compare like with like.
+ * Whole-pipeline throughput of {@link KeyedCountPipeline} on ArconRunner, on DirectRunner (with its
+ * default checks, and with immutability and encodability enforcement off) and, as the native
+ * anchor, the same job written for Flink's DataStream API ({@link KeyedCountFlinkJob}, streaming
+ * and batch execution), measured in one process so the ratios compare like with like.
  *
  * <p>Each configuration first runs a smaller warm-up (JIT, class loading), then {@code --runs}
  * measured runs; a run's time is from {@code run()} to the end of {@code waitUntilFinish()}, so it
@@ -61,9 +62,9 @@ public final class KeyedCountBenchmark {
     void setRuns(int value);
 
     @Description(
-        "Comma-separated configurations to measure: arcon, direct, direct-unchecked (all by"
-            + " default)")
-    @Default.String("arcon,direct,direct-unchecked")
+        "Comma-separated configurations to measure: arcon, direct, direct-unchecked, flink,"
+            + " flink-batch (all by default)")
+    @Default.String("arcon,direct,direct-unchecked,flink,flink-batch")
     String getConfigurations();
 
     void setConfigurations(String value);
@@ -106,7 +107,9 @@ public final class KeyedCountBenchmark {
       if (options.getWarmupElements() > 0) {
         log("%s: warm-up with %,d elements", configuration.label, options.getWarmupElements());
         runOnce(configuration, args, options.getWarmupElements(), options.getKeys());
-        log("%s: warm-up done; heap after GC %,d MB", configuration.label, usedHeapAfterGcMb());
+        log(
+            "%s: warm-up done; heap after GC %,d MB",
+            configuration.label, TimedPipelineRun.usedHeapAfterGcMb());
       }
       List<Double> rates = new ArrayList<>();
       for (int run = 1; run <= options.getRuns(); run++) {
@@ -116,7 +119,12 @@ public final class KeyedCountBenchmark {
         rates.add(rate);
         log(
             "%s: run %d: %,d elements in %.2f s = %,.0f elements/s; heap after GC %,d MB",
-            configuration.label, run, options.getElements(), seconds, rate, usedHeapAfterGcMb());
+            configuration.label,
+            run,
+            options.getElements(),
+            seconds,
+            rate,
+            TimedPipelineRun.usedHeapAfterGcMb());
       }
       measurements.add(new Measurement(configuration, rates));
     }
@@ -137,20 +145,10 @@ public final class KeyedCountBenchmark {
   /** Runs the pipeline once and verifies it from its counters; fails on a wrong result. */
   static Run runOnce(Configuration configuration, String[] args, long elements, int keys) {
     Options options = configuration.options(args);
-    Pipeline pipeline = Pipeline.create(options);
-    KeyedCountPipeline.build(pipeline, elements, keys);
-    long start = System.nanoTime();
-    PipelineResult result = pipeline.run();
-    PipelineResult.State state = result.waitUntilFinish();
-    double seconds = (System.nanoTime() - start) / 1e9;
-    if (state != PipelineResult.State.DONE) {
-      throw new IllegalStateException(configuration.label + " ended in state " + state);
-    }
     Run run =
-        new Run(
-            seconds,
-            counter(result, KeyedCountPipeline.KEYS),
-            counter(result, KeyedCountPipeline.COUNTED));
+        configuration.flinkMode == null
+            ? runBeam(configuration, options, elements, keys)
+            : runFlink(configuration, options, elements, keys);
     long expectedKeys = Math.min(keys, elements);
     if (run.keys() != expectedKeys || run.countedElements() != elements) {
       throw new IllegalStateException(
@@ -166,21 +164,31 @@ public final class KeyedCountBenchmark {
     return run;
   }
 
-  private static long counter(PipelineResult result, String name) {
-    return BenchmarkCounters.attempted(result, KeyedCountPipeline.NAMESPACE, name);
+  private static Run runBeam(
+      Configuration configuration, Options options, long elements, int keys) {
+    Pipeline pipeline = Pipeline.create(options);
+    KeyedCountPipeline.build(pipeline, elements, keys);
+    TimedPipelineRun run = TimedPipelineRun.of(pipeline, configuration.label);
+    return new Run(
+        run.seconds(),
+        run.counter(KeyedCountPipeline.NAMESPACE, KeyedCountPipeline.KEYS),
+        run.counter(KeyedCountPipeline.NAMESPACE, KeyedCountPipeline.COUNTED));
   }
 
-  /**
-   * Heap still in use once a run is over: a runner that keeps a finished job reachable shows here,
-   * and would otherwise slow down every configuration measured after it.
-   */
-  private static long usedHeapAfterGcMb() {
-    System.gc();
-    Runtime runtime = Runtime.getRuntime();
-    return (runtime.totalMemory() - runtime.freeMemory()) >> 20;
+  /** The Flink job at ArconRunner's {@code --parallelism}, so both use the same number of tasks. */
+  private static Run runFlink(
+      Configuration configuration, Options options, long elements, int keys) {
+    try {
+      return KeyedCountFlinkJob.run(
+          configuration.flinkMode, options.getParallelism(), elements, keys);
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(configuration.label + " failed: " + e, e);
+    }
   }
 
-  /** The measured table, ratios against both DirectRunner configurations if they ran. */
+  /** The measured table, and ArconRunner's ratio against every other configuration that ran. */
   static String report(Options options, List<Measurement> measurements) {
     StringBuilder out = new StringBuilder();
     out.append(
@@ -202,14 +210,13 @@ public final class KeyedCountBenchmark {
               Locale.ROOT, "%-45s %,18.0f %,18.0f%n", m.configuration.label, m.best(), m.mean()));
     }
     Measurement arcon = find(measurements, Configuration.ARCON);
-    for (Configuration direct : List.of(Configuration.DIRECT, Configuration.DIRECT_UNCHECKED)) {
-      Measurement baseline = find(measurements, direct);
-      if (arcon != null && baseline != null) {
+    for (Measurement baseline : measurements) {
+      if (arcon != null && baseline != arcon) {
         out.append(
             String.format(
                 Locale.ROOT,
-                "ratio ArconRunner / %s: %.1fx (best), %.1fx (mean)%n",
-                direct.label,
+                "ratio ArconRunner / %s: %.2fx (best), %.2fx (mean)%n",
+                baseline.configuration.label,
                 arcon.best() / baseline.best(),
                 arcon.mean() / baseline.mean()));
       }
@@ -232,23 +239,29 @@ public final class KeyedCountBenchmark {
 
   /** A runner and its settings. */
   enum Configuration {
-    ARCON("arcon", "ArconRunner"),
-    DIRECT("direct", "DirectRunner (default)"),
-    DIRECT_UNCHECKED("direct-unchecked", "DirectRunner (no immutability/encodability)");
+    ARCON("arcon", "ArconRunner", null),
+    DIRECT("direct", "DirectRunner (default)", null),
+    DIRECT_UNCHECKED("direct-unchecked", "DirectRunner (no immutability/encodability)", null),
+    FLINK("flink", "Flink DataStream (streaming)", RuntimeExecutionMode.STREAMING),
+    FLINK_BATCH("flink-batch", "Flink DataStream (batch)", RuntimeExecutionMode.BATCH);
 
     final String name;
     final String label;
 
-    Configuration(String name, String label) {
+    /** The execution mode of the native Flink job, or null for a Beam runner. */
+    final RuntimeExecutionMode flinkMode;
+
+    Configuration(String name, String label, RuntimeExecutionMode flinkMode) {
       this.name = name;
       this.label = label;
+      this.flinkMode = flinkMode;
     }
 
     /** Fresh options per run, so no run sees state another run left in its options. */
     Options options(String[] args) {
       Options options = PipelineOptionsFactory.fromArgs(args).as(Options.class);
       switch (this) {
-        case ARCON -> options.setRunner(ArconRunner.class);
+        case ARCON, FLINK, FLINK_BATCH -> options.setRunner(ArconRunner.class);
         case DIRECT -> options.setRunner(DirectRunner.class);
         case DIRECT_UNCHECKED -> {
           options.setRunner(DirectRunner.class);
@@ -258,6 +271,14 @@ public final class KeyedCountBenchmark {
         }
       }
       return options;
+    }
+
+    static String allNames() {
+      StringJoiner names = new StringJoiner(",");
+      for (Configuration c : values()) {
+        names.add(c.name);
+      }
+      return names.toString();
     }
 
     static List<Configuration> parseList(String names) {
@@ -277,15 +298,14 @@ public final class KeyedCountBenchmark {
           throw new IllegalArgumentException(
               "Unknown configuration '"
                   + trimmed
-                  + "' in --configurations; use a comma-separated subset of"
-                  + " arcon,direct,direct-unchecked");
+                  + "' in --configurations; use a comma-separated subset of "
+                  + allNames());
         }
         result.add(found);
       }
       if (result.isEmpty()) {
         throw new IllegalArgumentException(
-            "--configurations is empty; use a comma-separated subset of"
-                + " arcon,direct,direct-unchecked");
+            "--configurations is empty; use a comma-separated subset of " + allNames());
       }
       return result;
     }

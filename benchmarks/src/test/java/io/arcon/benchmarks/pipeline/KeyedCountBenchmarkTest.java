@@ -1,6 +1,7 @@
 package io.arcon.benchmarks.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,24 +44,30 @@ class KeyedCountBenchmarkTest {
             List.of(
                 new Measurement(Configuration.ARCON, List.of(1_000_000.0, 800_000.0)),
                 new Measurement(Configuration.DIRECT, List.of(50_000.0, 30_000.0)),
-                new Measurement(Configuration.DIRECT_UNCHECKED, List.of(200_000.0))));
+                new Measurement(Configuration.DIRECT_UNCHECKED, List.of(200_000.0)),
+                new Measurement(Configuration.FLINK, List.of(1_250_000.0, 1_000_000.0))));
     assertTrue(
-        report.contains("ratio ArconRunner / DirectRunner (default): 20.0x (best), 22.5x (mean)"),
+        report.contains("ratio ArconRunner / DirectRunner (default): 20.00x (best), 22.50x (mean)"),
         report);
     assertTrue(
         report.contains(
-            "ratio ArconRunner / DirectRunner (no immutability/encodability): 5.0x (best), 4.5x"
+            "ratio ArconRunner / DirectRunner (no immutability/encodability): 5.00x (best), 4.50x"
                 + " (mean)"),
         report);
+    assertTrue(
+        report.contains(
+            "ratio ArconRunner / Flink DataStream (streaming): 0.80x (best), 0.80x (mean)"),
+        report);
+    assertFalse(report.contains("ratio ArconRunner / ArconRunner"), report);
   }
 
   @Test
   void unknownConfigurationIsRejectedWithTheValidNames() {
     IllegalArgumentException error =
-        assertThrows(IllegalArgumentException.class, () -> Configuration.parseList("arcon,flink"));
+        assertThrows(IllegalArgumentException.class, () -> Configuration.parseList("arcon,spark"));
     assertEquals(
-        "Unknown configuration 'flink' in --configurations; use a comma-separated subset of"
-            + " arcon,direct,direct-unchecked",
+        "Unknown configuration 'spark' in --configurations; use a comma-separated subset of"
+            + " arcon,direct,direct-unchecked,flink,flink-batch",
         error.getMessage());
   }
 
@@ -71,5 +78,16 @@ class KeyedCountBenchmarkTest {
             IllegalArgumentException.class,
             () -> KeyedCountPipeline.build(org.apache.beam.sdk.Pipeline.create(), 0, 10));
     assertEquals("--elements must be positive, got 0", error.getMessage());
+  }
+
+  @Test
+  void flinkJobRejectsNonPositiveKeyCountBeforeStartingACluster() {
+    IllegalArgumentException error =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                KeyedCountBenchmark.runOnce(
+                    Configuration.FLINK_BATCH, new String[] {"--parallelism=2"}, 100, 0));
+    assertEquals("--keys must be positive, got 0", error.getMessage());
   }
 }

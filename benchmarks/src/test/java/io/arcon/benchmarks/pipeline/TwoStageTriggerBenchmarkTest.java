@@ -1,0 +1,54 @@
+package io.arcon.benchmarks.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.arcon.benchmarks.pipeline.TwoStageTriggerBenchmark.Configuration;
+import io.arcon.benchmarks.pipeline.TwoStageTriggerPipeline.Stage2Trigger;
+import io.arcon.runner.translation.SynchronizedTimeTriggers;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.joda.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class TwoStageTriggerBenchmarkTest {
+
+  @ParameterizedTest
+  @EnumSource(Configuration.class)
+  void everyConfigurationCountsEveryElementExactlyOnceAcrossPanes(Configuration configuration) {
+    TwoStageTriggerBenchmark.Run run =
+        TwoStageTriggerBenchmark.runOnce(
+            configuration,
+            new String[] {"--parallelism=2", "--keys=500", "--delayMillis=5"},
+            200_000);
+    assertEquals(200_000, run.summedElements());
+    assertTrue(run.panes() >= TwoStageTriggerPipeline.REGIONS, "panes: " + run.panes());
+  }
+
+  @Test
+  void onlyTheContinuationVariantNeedsSynchronizedProcessingTime() {
+    assertTrue(SynchronizedTimeTriggers.usedBy(pipelineWith(Stage2Trigger.CONTINUATION)));
+    assertFalse(SynchronizedTimeTriggers.usedBy(pipelineWith(Stage2Trigger.OWN_CLOCK)));
+  }
+
+  @Test
+  void nonPositiveDelayIsRejected() {
+    IllegalArgumentException error =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                TwoStageTriggerPipeline.build(
+                    Pipeline.create(), 10, 10, Duration.ZERO, Stage2Trigger.CONTINUATION));
+    assertEquals("--delayMillis must be positive, got 0", error.getMessage());
+  }
+
+  private static Pipeline pipelineWith(Stage2Trigger stage2) {
+    Pipeline pipeline = Pipeline.create(PipelineOptionsFactory.create());
+    TwoStageTriggerPipeline.build(pipeline, 1_000, 100, Duration.millis(100), stage2);
+    return pipeline;
+  }
+}
