@@ -1,10 +1,10 @@
 package io.arcon.benchmarks.pipeline;
 
+import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconRunner;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,11 +82,7 @@ public final class KeyedCountBenchmark {
   public static class DefaultResultsFile implements DefaultValueFactory<String> {
     @Override
     public String create(PipelineOptions options) {
-      Path moduleTarget =
-          Files.isDirectory(Path.of("benchmarks"))
-              ? Path.of("benchmarks", "target")
-              : Path.of("target");
-      return moduleTarget.resolve("keyed-count.txt").toString();
+      return ResultsFile.inModuleTarget("keyed-count.txt").toString();
     }
   }
 
@@ -132,10 +128,7 @@ public final class KeyedCountBenchmark {
     String report = report(options, measurements);
     System.out.print(report);
     Path results = Path.of(options.getResultsFile());
-    if (results.getParent() != null) {
-      Files.createDirectories(results.getParent());
-    }
-    Files.writeString(results, report, StandardCharsets.UTF_8);
+    ResultsFile.write(results, report);
     log("results written to %s", results.toAbsolutePath());
   }
 

@@ -1,11 +1,11 @@
 package io.arcon.benchmarks.pipeline;
 
+import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.benchmarks.pipeline.TwoStageTriggerPipeline.Stage2Trigger;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconRunner;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -172,13 +172,8 @@ public final class TwoStageTriggerBenchmark {
             means[Configuration.ARCON_CONTINUATION.ordinal()]
                 / means[Configuration.DIRECT_CONTINUATION.ordinal()]));
     System.out.print(report);
-    Path results =
-        (Files.isDirectory(Path.of("benchmarks"))
-                ? Path.of("benchmarks", "target")
-                : Path.of("target"))
-            .resolve("two-stage-trigger.txt");
-    Files.createDirectories(results.getParent());
-    Files.writeString(results, report.toString(), StandardCharsets.UTF_8);
+    Path results = ResultsFile.inModuleTarget("two-stage-trigger.txt");
+    ResultsFile.write(results, report.toString());
     log("results written to %s", results.toAbsolutePath());
   }
 

@@ -2,9 +2,6 @@ package io.arcon.benchmarks.pipeline;
 
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.io.GenerateSequence;
-import org.apache.beam.sdk.metrics.Counter;
-import org.apache.beam.sdk.metrics.Metrics;
-import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Sum;
@@ -96,22 +93,12 @@ public final class TwoStageTriggerPipeline {
                   .withAllowedLateness(Duration.ZERO)
                   .discardingFiredPanes());
     }
-    partialSums.apply("SumPerRegion", Sum.longsPerKey()).apply("Count", ParDo.of(new CountFn()));
+    partialSums
+        .apply("SumPerRegion", Sum.longsPerKey())
+        .apply("Count", ParDo.of(new CountAndSumSink(NAMESPACE, PANES, SUMMED)));
   }
 
   private static Trigger everyDelay(Duration delay) {
     return Repeatedly.forever(AfterProcessingTime.pastFirstElementInPane().plusDelayOf(delay));
-  }
-
-  /** Counts panes and adds up their sums. */
-  static class CountFn extends DoFn<KV<Long, Long>, Void> {
-    private final Counter panes = Metrics.counter(NAMESPACE, PANES);
-    private final Counter summed = Metrics.counter(NAMESPACE, SUMMED);
-
-    @ProcessElement
-    public void processElement(@Element KV<Long, Long> regionSum) {
-      panes.inc();
-      summed.inc(regionSum.getValue());
-    }
   }
 }

@@ -1,13 +1,12 @@
 package io.arcon.benchmarks.state;
 
-import io.arcon.benchmarks.BenchmarkCounters;
+import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconRunner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.beam.sdk.Pipeline;
-import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.GenerateSequence;
 import org.apache.beam.sdk.metrics.Counter;
@@ -104,15 +103,10 @@ public final class KeyedCountPerEngine {
             MapElements.into(TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptors.longs()))
                 .via((Long i) -> KV.of(i % keys, 1L)))
         .apply("StatefulCount", ParDo.of(new StatefulCount()));
-    long start = System.nanoTime();
-    PipelineResult result = p.run();
-    PipelineResult.State state = result.waitUntilFinish();
-    double seconds = (System.nanoTime() - start) / 1e9;
-    if (state != PipelineResult.State.DONE) {
-      throw new IllegalStateException(engine + " run ended " + state);
-    }
-    long countedKeys = counter(result, StatefulCount.KEYS);
-    long counted = counter(result, StatefulCount.COUNTED);
+    TimedPipelineRun run = TimedPipelineRun.of(p, engine);
+    double seconds = run.seconds();
+    long countedKeys = run.counter(NAMESPACE, StatefulCount.KEYS);
+    long counted = run.counter(NAMESPACE, StatefulCount.COUNTED);
     long expectedKeys = Math.min(keys, elements);
     if (countedKeys != expectedKeys || counted != elements) {
       throw new IllegalStateException(
@@ -128,10 +122,6 @@ public final class KeyedCountPerEngine {
         keys,
         seconds);
     return seconds;
-  }
-
-  private static long counter(PipelineResult result, String name) {
-    return BenchmarkCounters.attempted(result, NAMESPACE, name);
   }
 
   /** Counts per key in ValueState; emits each key's count once, at the end of the window. */

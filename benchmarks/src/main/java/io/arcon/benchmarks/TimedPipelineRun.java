@@ -1,6 +1,5 @@
-package io.arcon.benchmarks.pipeline;
+package io.arcon.benchmarks;
 
-import io.arcon.benchmarks.BenchmarkCounters;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 
@@ -8,10 +7,10 @@ import org.apache.beam.sdk.PipelineResult;
  * One run of a Beam benchmark pipeline, timed from {@code run()} to the end of {@code
  * waitUntilFinish()}, so the runner's start and shutdown count, as a user sees them.
  */
-record TimedPipelineRun(double seconds, PipelineResult result) {
+public record TimedPipelineRun(double seconds, PipelineResult result) {
 
   /** Runs {@code pipeline} to completion; fails unless it ends {@code DONE}. */
-  static TimedPipelineRun of(Pipeline pipeline, String label) {
+  public static TimedPipelineRun of(Pipeline pipeline, String label) {
     long start = System.nanoTime();
     PipelineResult result = pipeline.run();
     PipelineResult.State state = result.waitUntilFinish();
@@ -23,7 +22,7 @@ record TimedPipelineRun(double seconds, PipelineResult result) {
   }
 
   /** The attempted value of the run's counter {@code namespace:name}. */
-  long counter(String namespace, String name) {
+  public long counter(String namespace, String name) {
     return BenchmarkCounters.attempted(result, namespace, name);
   }
 
@@ -31,7 +30,7 @@ record TimedPipelineRun(double seconds, PipelineResult result) {
    * Heap still in use once a run is over: a runner that keeps a finished job reachable shows here,
    * and would otherwise slow down every configuration measured after it.
    */
-  static long usedHeapAfterGcMb() {
+  public static long usedHeapAfterGcMb() {
     System.gc();
     Runtime runtime = Runtime.getRuntime();
     return (runtime.totalMemory() - runtime.freeMemory()) >> 20;
