@@ -12,6 +12,7 @@ import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.metrics.MetricsEnvironment;
 import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo;
 import org.apache.beam.sdk.transforms.windowing.TimestampCombiner;
 import org.apache.beam.sdk.util.CoderUtils;
@@ -45,12 +46,17 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
     Slot(Object key, BoundedWindow window) {
       this.key = key;
       this.window = window;
-      this.hash = 31 * key.hashCode() + window.hashCode();
+      // GlobalWindow.hashCode() is the identity hash of its Class object, which profiles as a
+      // slow runtime call on this per-element path; the global window is one value, so 0 will do.
+      this.hash = 31 * key.hashCode() + (window instanceof GlobalWindow ? 0 : window.hashCode());
     }
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Slot s && hash == s.hash && key.equals(s.key) && window.equals(s.window);
+      return o instanceof Slot s
+          && hash == s.hash
+          && key.equals(s.key)
+          && (window == s.window || window.equals(s.window));
     }
 
     @Override

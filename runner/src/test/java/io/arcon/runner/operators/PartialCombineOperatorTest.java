@@ -1,0 +1,134 @@
+package io.arcon.runner.operators;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.arcon.runner.metrics.OperatorMetrics;
+import io.arcon.runtime.operator.OperatorContext;
+import io.arcon.runtime.operator.Output;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
+import org.apache.beam.sdk.coders.ByteArrayCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.transforms.Sum;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.apache.beam.sdk.transforms.windowing.PaneInfo;
+import org.apache.beam.sdk.transforms.windowing.TimestampCombiner;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.WindowedValue;
+import org.apache.beam.sdk.values.WindowedValues;
+import org.joda.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class PartialCombineOperatorTest {
+
+  private final List<WindowedValue<?>> emitted = new ArrayList<>();
+
+  @Test
+  void combinesPerKeyAndWindowAndFlushesOnWatermark() throws Exception {
+    PartialCombineOperator<String, Long, long[]> op = open(StringUtf8Coder.of());
+    IntervalWindow w1 = new IntervalWindow(new Instant(0), new Instant(10));
+    IntervalWindow w2 = new IntervalWindow(new Instant(10), new Instant(20));
+    op.processElement(0, value("a", 1L, 3, w1));
+    op.processElement(0, value("a", 2L, 5, w1));
+    op.processElement(0, value("a", 4L, 12, w2));
+    op.processElement(0, value("b", 8L, 1, w1));
+    op.processElement(0, value("a", 16L, 7, GlobalWindow.INSTANCE));
+    op.processElement(0, value("a", 32L, 9, GlobalWindow.INSTANCE));
+    assertTrue(emitted.isEmpty(), "nothing leaves before a flush");
+    assertEquals(1, op.outputWatermarkHold(), "the hold is the earliest buffered timestamp");
+
+    op.advanceWatermark(0);
+
+    Map<String, Long> sums = new HashMap<>();
+    Map<String, Instant> timestamps = new HashMap<>();
+    for (WindowedValue<?> value : emitted) {
+      @SuppressWarnings("unchecked")
+      KV<String, long[]> kv = (KV<String, long[]>) value.getValue();
+      BoundedWindow window = value.getWindows().iterator().next();
+      String slot = kv.getKey() + "@" + window;
+      sums.put(slot, kv.getValue()[0]);
+      timestamps.put(slot, value.getTimestamp());
+      assertEquals(PaneInfo.NO_FIRING, value.getPaneInfo());
+    }
+    assertEquals(
+        Map.of(
+            "a@" + w1, 3L,
+            "a@" + w2, 4L,
+            "b@" + w1, 8L,
+            "a@" + GlobalWindow.INSTANCE, 48L),
+        sums);
+    // EARLIEST: the earliest timestamp of the inputs folded into each accumulator.
+    assertEquals(new Instant(3), timestamps.get("a@" + w1));
+    assertEquals(new Instant(7), timestamps.get("a@" + GlobalWindow.INSTANCE));
+    assertEquals(Long.MAX_VALUE, op.outputWatermarkHold(), "nothing is buffered after a flush");
+  }
+
+  @Test
+  void keysWhoseCoderIsNotConsistentWithEqualsGroupByTheirEncoding() throws Exception {
+    PartialCombineOperator<byte[], Long, long[]> op = open(ByteArrayCoder.of());
+    op.processElement(0, value(new byte[] {1, 2}, 5L, 0, GlobalWindow.INSTANCE));
+    op.processElement(0, value(new byte[] {1, 2}, 6L, 0, GlobalWindow.INSTANCE));
+    op.endOfInput();
+    assertEquals(1, emitted.size());
+    @SuppressWarnings("unchecked")
+    KV<byte[], long[]> kv = (KV<byte[], long[]>) emitted.get(0).getValue();
+    assertEquals(11L, kv.getValue()[0]);
+  }
+
+  private <K> PartialCombineOperator<K, Long, long[]> open(
+      org.apache.beam.sdk.coders.Coder<K> keyCoder) {
+    PartialCombineOperator<K, Long, long[]> op =
+        new PartialCombineOperator<>(
+            Sum.ofLongs(),
+            keyCoder,
+            TimestampCombiner.EARLIEST,
+            new OperatorMetrics(new MetricsContainerStepMap(), "partial"));
+    Output output = (index, element) -> emitted.add((WindowedValue<?>) element);
+    op.open(
+        new OperatorContext() {
+          @Override
+          public Output output() {
+            return output;
+          }
+
+          @Override
+          public int instanceIndex() {
+            return 0;
+          }
+
+          @Override
+          public int parallelism() {
+            return 1;
+          }
+
+          @Override
+          public Path stateDirectory() {
+            return null;
+          }
+
+          @Override
+          public long currentProcessingTime() {
+            return 0;
+          }
+
+          @Override
+          public long currentInputWatermark() {
+            return Long.MIN_VALUE;
+          }
+        });
+    return op;
+  }
+
+  private static <K> WindowedValue<KV<K, Long>> value(
+      K key, long number, long timestamp, BoundedWindow window) {
+    return WindowedValues.of(
+        KV.of(key, number), new Instant(timestamp), window, PaneInfo.NO_FIRING);
+  }
+}
