@@ -96,14 +96,14 @@ public final class BackendTimerStore {
             .writeOrderedLong(ts)
             .writeOrderedLong(outputTs)
             .toByteArray();
-    byte[] indexKey = indexKey(domain, ts, identity);
     byte[] previous = timers.get(identity);
     if (previous != null && Arrays.equals(previous, location)) {
-      // Re-set at the same place (e.g. a per-element GC timer): the index rows stay, only the
-      // payload may differ. Skipping the delete/put churn also avoids tombstones in LSM engines.
-      timerIndex.put(indexKey, encode(timer));
+      // Re-set at the same place (the per-element GC timer of a GroupByKey): identity and location
+      // are every field of the TimerData, so the stored rows already say this; writing nothing
+      // also spares LSM engines the rewrite.
       return;
     }
+    byte[] indexKey = indexKey(domain, ts, identity);
     if (previous != null) {
       removeIndexRows(identity, previous);
     }

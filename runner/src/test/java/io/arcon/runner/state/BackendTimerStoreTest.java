@@ -112,7 +112,10 @@ class BackendTimerStoreTest {
     for (int i = 0; i < 3; i++) {
       store.setTimer(KEY_A, eventTimer("gc", W1, 99, 99));
     }
-    assertEquals(List.of("a:gc@99"), drain(TimeDomain.EVENT_TIME, new Instant(100)));
+    KeyedTimer fired = store.pollFirstBefore(TimeDomain.EVENT_TIME, new Instant(100));
+    assertArrayEquals(KEY_A, fired.encodedKey());
+    assertEquals(eventTimer("gc", W1, 99, 99), fired.timer());
+    assertEquals(List.of(), drain(TimeDomain.EVENT_TIME, new Instant(100)));
     assertEquals(BoundedWindow.TIMESTAMP_MAX_VALUE, store.minimumOutputTimestamp());
   }
 
