@@ -75,7 +75,11 @@ public final class Edge {
     return keyExtractor;
   }
 
-  /** Number of receiver instances that one sender instance sends to. */
+  /**
+   * Whether sender instance {@code senderInstance} sends to receiver instance {@code
+   * receiverInstance} over this edge: a forward edge connects equal indexes only, every other kind
+   * connects all pairs.
+   */
   public boolean connects(int senderInstance, int receiverInstance) {
     return kind != EdgeKind.FORWARD || senderInstance == receiverInstance;
   }

@@ -1,5 +1,6 @@
 package io.arcon.runtime.job;
 
+import io.arcon.runtime.node.NodeSignal;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,8 +20,6 @@ public final class JobActivity {
    * off the in-flight count when it stops; otherwise the job would never look quiescent again.
    */
   private final Map<ActorRef, Integer> pendingClockNotifications = new HashMap<>();
-
-  private volatile Object clockAdvancedMessage;
 
   public void sent() {
     inFlight.incrementAndGet();
@@ -45,16 +44,12 @@ public final class JobActivity {
     }
   }
 
-  void setClockAdvancedMessage(Object message) {
-    this.clockAdvancedMessage = message;
-  }
-
   /** Tells every live node that processing time moved (each notification counts as in flight). */
   public synchronized void broadcastClockAdvanced() {
     for (Map.Entry<ActorRef, Integer> node : pendingClockNotifications.entrySet()) {
       node.setValue(node.getValue() + 1);
       sent();
-      node.getKey().tell(clockAdvancedMessage, ActorRef.noSender());
+      node.getKey().tell(NodeSignal.CLOCK_ADVANCED, ActorRef.noSender());
     }
   }
 

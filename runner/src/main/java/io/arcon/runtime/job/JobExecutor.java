@@ -6,6 +6,7 @@ import io.arcon.runtime.graph.Edge;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.Vertex;
 import io.arcon.runtime.node.NodeActor;
+import io.arcon.runtime.node.NodeSignal;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,7 +37,7 @@ public final class JobExecutor {
     SynchronizedTimeTracker syncTime =
         config.trackSynchronizedTime() ? new SynchronizedTimeTracker(graph, config.clock()) : null;
     NodeActor.Wiring wiring =
-        new NodeActor.Wiring(refs, new StartGate(instances, NodeActor.startMessage()), syncTime);
+        new NodeActor.Wiring(refs, new StartGate(instances, NodeSignal.START), syncTime);
     List<Vertex> order = topologicalOrder(graph);
     // Receivers first; the map is complete for a vertex's targets when it is created.
     for (int i = order.size() - 1; i >= 0; i--) {
@@ -50,9 +51,6 @@ public final class JobExecutor {
           config.activity().nodeStarted(instanceRefs[p]);
         }
       }
-    }
-    if (config.activity() != null) {
-      config.activity().setClockAdvancedMessage(NodeActor.clockAdvancedMessage());
     }
     // Only now may the end of the job tear the actor system down: a node that failed while its
     // successors were still being created would otherwise abort their creation.

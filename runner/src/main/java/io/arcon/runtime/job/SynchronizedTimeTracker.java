@@ -6,6 +6,7 @@ import io.arcon.runtime.graph.Vertex;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongConsumer;
 
 /**
  * Computes Beam's synchronized processing time per vertex of a job: processing time held back by
@@ -76,6 +77,15 @@ public final class SynchronizedTimeTracker {
   }
 
   /**
+   * Calls {@code send} with {@code senderId}'s output time as the stamp while holding this tracker,
+   * so that the holds {@code send} adds at its receivers ({@link #hold}) are all in place before
+   * any vertex's time is computed again.
+   */
+  public synchronized void sendStamped(int senderId, LongConsumer send) {
+    send.accept(outputTime(senderId));
+  }
+
+  /**
    * A message from {@code senderId} to {@code receiverId} is being sent: returns its stamp (the
    * sender's output time) and holds the receiver's input there until {@link #inputHandled}.
    */
@@ -87,7 +97,7 @@ public final class SynchronizedTimeTracker {
 
   /**
    * Holds {@code receiverId}'s input at {@code stamp}, a stamp its sender took with {@link
-   * #outputTime} while holding this tracker's lock, for one more message it sends with it.
+   * #sendStamped}, for one more message it sends with it.
    */
   public synchronized void hold(int receiverId, long stamp) {
     inputHolds[receiverId].add(stamp);

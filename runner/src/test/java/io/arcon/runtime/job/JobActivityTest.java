@@ -37,7 +37,6 @@ class JobActivityTest {
 
   private JobActivity activityWithLiveNode() {
     JobActivity activity = new JobActivity();
-    activity.setClockAdvancedMessage("clock");
     activity.nodeStarted(node);
     return activity;
   }

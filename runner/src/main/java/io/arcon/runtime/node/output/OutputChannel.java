@@ -1,10 +1,9 @@
-package io.arcon.runtime.node;
+package io.arcon.runtime.node.output;
 
-import io.arcon.runtime.job.JobActivity;
-import io.arcon.runtime.job.SynchronizedTimeTracker;
 import io.arcon.runtime.messages.RuntimeMessage;
+import io.arcon.runtime.node.activity.NodeActivity;
+import io.arcon.runtime.node.time.SynchronizedTime;
 import java.util.ArrayDeque;
-import org.apache.pekko.actor.ActorRef;
 
 /**
  * The sending side of one (edge, receiver instance) channel: batches elements and enforces
@@ -12,56 +11,50 @@ import org.apache.pekko.actor.ActorRef;
  * receiver sees them in order.
  */
 final class OutputChannel {
-  private final ActorRef receiver;
-  private final ActorRef self;
+  private final MessageSink receiver;
   private final int remoteChannel;
+  private final int receiverVertex;
   private final int batchSize;
+  private final SynchronizedTime syncTime;
+  private final NodeActivity activity;
+  private final ArrayDeque<RuntimeMessage> queue = new ArrayDeque<>();
   private int credits;
   private Object[] buffer;
   private int size;
-  private final ArrayDeque<RuntimeMessage> queue = new ArrayDeque<>();
-  private final JobActivity activity;
-  private final SynchronizedTimeTracker syncTime;
-  private final int senderVertex;
-  private final int receiverVertex;
 
   /**
-   * @param syncTime stamps and holds every batch and watermark, or null when the job does not track
-   *     synchronized processing time
+   * @param remoteChannel the channel number the receiver knows this channel by
+   * @param receiverVertex the receiver's vertex id, at which synchronized time is held
    */
   OutputChannel(
-      ActorRef receiver,
-      ActorRef self,
+      MessageSink receiver,
       int remoteChannel,
+      int receiverVertex,
       int batchSize,
       int credits,
-      JobActivity activity,
-      SynchronizedTimeTracker syncTime,
-      int senderVertex,
-      int receiverVertex) {
-    this.activity = activity;
-    this.syncTime = syncTime;
-    this.senderVertex = senderVertex;
-    this.receiverVertex = receiverVertex;
+      SynchronizedTime syncTime,
+      NodeActivity activity) {
     this.receiver = receiver;
-    this.self = self;
     this.remoteChannel = remoteChannel;
+    this.receiverVertex = receiverVertex;
     this.batchSize = batchSize;
     this.credits = credits;
+    this.syncTime = syncTime;
+    this.activity = activity;
     this.buffer = new Object[batchSize];
   }
 
   void add(Object element) {
     buffer[size++] = element;
     if (size == batchSize) {
-      flush(syncTime == null ? 0 : syncTime.stampAndHold(senderVertex, receiverVertex), false);
+      flush(syncTime.stampAndHold(receiverVertex), false);
     }
   }
 
   /**
    * Ships the partially filled batch, if any, stamped with {@code syncStamp}: the sender's
    * synchronized output time, taken once for everything it sends at this point (see {@link
-   * NodeActor}).
+   * SynchronizedTime#sendStamped}).
    */
   void flush(long syncStamp) {
     flush(syncStamp, true);
@@ -71,18 +64,16 @@ final class OutputChannel {
     if (size == 0) {
       return;
     }
-    if (holdReceiver && syncTime != null) {
+    if (holdReceiver) {
       syncTime.hold(receiverVertex, syncStamp);
     }
     RuntimeMessage batch = new RuntimeMessage.EventBatch(remoteChannel, buffer, size, syncStamp);
-    if (activity != null) {
-      activity.sent();
-    }
+    activity.messageSent();
     buffer = new Object[batchSize];
     size = 0;
     if (queue.isEmpty() && credits > 0) {
       credits--;
-      receiver.tell(batch, self);
+      receiver.send(batch);
     } else {
       queue.add(batch);
     }
@@ -91,31 +82,26 @@ final class OutputChannel {
   /** Sends the watermark after any pending elements, both stamped with {@code syncStamp}. */
   void sendWatermark(long watermark, long syncStamp) {
     flush(syncStamp);
-    if (syncTime != null) {
-      syncTime.hold(receiverVertex, syncStamp);
-    }
+    syncTime.hold(receiverVertex, syncStamp);
     sendControl(new RuntimeMessage.Watermark(remoteChannel, watermark, syncStamp));
   }
 
   /** Follows a final watermark, which flushed every element; stamped like it. */
   void sendEndOfStream(long syncStamp) {
-    if (syncTime != null) {
-      syncTime.hold(receiverVertex, syncStamp);
-    }
+    syncTime.hold(receiverVertex, syncStamp);
     sendControl(new RuntimeMessage.EndOfStream(remoteChannel, syncStamp));
   }
 
   private void sendControl(RuntimeMessage message) {
-    if (activity != null) {
-      activity.sent();
-    }
+    activity.messageSent();
     if (queue.isEmpty()) {
-      receiver.tell(message, self);
+      receiver.send(message);
     } else {
       queue.add(message);
     }
   }
 
+  /** The receiver consumed a batch: send what the returned credit allows. */
   void onCredit() {
     credits++;
     while (!queue.isEmpty()) {
@@ -126,7 +112,7 @@ final class OutputChannel {
         }
         credits--;
       }
-      receiver.tell(queue.poll(), self);
+      receiver.send(queue.poll());
     }
   }
 

@@ -1,0 +1,353 @@
+package io.arcon.runtime.node;
+
+import io.arcon.runtime.graph.Vertex;
+import io.arcon.runtime.job.RuntimeConfig;
+import io.arcon.runtime.messages.RuntimeMessage;
+import io.arcon.runtime.node.activity.NodeActivity;
+import io.arcon.runtime.node.bundle.BundleController;
+import io.arcon.runtime.node.chain.ChainException;
+import io.arcon.runtime.node.chain.OperatorChain;
+import io.arcon.runtime.node.finish.FinishProtocol;
+import io.arcon.runtime.node.input.InputValve;
+import io.arcon.runtime.node.output.EdgeOutputs;
+import io.arcon.runtime.node.output.MessageSink;
+import io.arcon.runtime.node.time.SynchronizedTime;
+import io.arcon.runtime.operator.SourceOperator;
+import java.util.ArrayDeque;
+
+/**
+ * One parallel instance of a {@link Vertex}, as a plain single-threaded object (Flink's mailbox
+ * model): its host calls one method per message, never two at once. It is composed of the {@link
+ * InputValve} (channel and port watermarks), the {@link OperatorChain} (the fused operators and
+ * their watermarks), the {@link EdgeOutputs} (batches under credit-based flow control), the {@link
+ * BundleController} and the {@link FinishProtocol}; synchronized time and test-stream activity are
+ * {@link SynchronizedTime} and {@link NodeActivity} strategies.
+ *
+ * <p>A failure in any step stops the node and reports the user's exception to the host.
+ */
+public final class NodeTask {
+  private final Vertex vertex;
+  private final int instance;
+  private final RuntimeConfig config;
+  private final NodeEnvironment env;
+  private final SynchronizedTime syncTime;
+  private final NodeActivity activity;
+  private final InputValve valve;
+  private final EdgeOutputs outputs;
+  private final OperatorChain chain;
+  private final BundleController bundle;
+  private final FinishProtocol finish;
+
+  /** An input that arrived while output was blocked, with where its credit goes back to. */
+  private record PendingInput(RuntimeMessage message, MessageSink sender) {}
+
+  private final ArrayDeque<PendingInput> pendingInputs = new ArrayDeque<>();
+  private long scheduledTickAt = Long.MAX_VALUE;
+
+  public NodeTask(
+      Vertex vertex,
+      int instance,
+      RuntimeConfig config,
+      NodeEnvironment env,
+      SynchronizedTime syncTime,
+      NodeActivity activity) {
+    this.vertex = vertex;
+    this.instance = instance;
+    this.config = config;
+    this.env = env;
+    this.syncTime = syncTime;
+    this.activity = activity;
+    this.valve = new InputValve(vertex, instance);
+    this.outputs =
+        new EdgeOutputs(
+            vertex,
+            instance,
+            env,
+            config.batchSize(),
+            config.creditsPerChannel(),
+            syncTime,
+            activity);
+    this.chain = new OperatorChain(vertex, instance, outputs);
+    this.bundle =
+        new BundleController(
+            new BundleController.Bundle() {
+              @Override
+              public void start() throws Exception {
+                chain.startBundle();
+              }
+
+              @Override
+              public void finish() throws Exception {
+                chain.finishBundle();
+                outputs.flush();
+                syncTime.releaseBundleHolds();
+              }
+            },
+            config.clock(),
+            config.maxBundleSize(),
+            config.maxBundleTimeMillis(),
+            config.eagerBundles());
+    this.finish = new FinishProtocol(new Finishing());
+  }
+
+  /** Opens the operators (user setup code runs here), then tells the host the node is ready. */
+  public void setUp() {
+    try {
+      chain.open(config, syncTime);
+      env.ready();
+    } catch (Throwable t) {
+      fail(t);
+    }
+  }
+
+  /**
+   * Every node of the job is set up. Work starts only now, so no node finishes (and tears its DoFns
+   * down) while another still runs its setup: user code sees all setups before any teardown.
+   */
+  public void start() {
+    if (finish.isStopped()) {
+      return;
+    }
+    try {
+      if (chain.source() != null) {
+        env.signalSelf(NodeSignal.POLL);
+      } else if (valve.channelCount() == 0) {
+        // A chain with neither inputs nor a source (e.g. Flatten of nothing) is immediately done.
+        finish.inputsEnded();
+      }
+    } catch (Throwable t) {
+      fail(t);
+    }
+  }
+
+  /** A batch, watermark or end of stream from {@code sender}; held back while output is blocked. */
+  public void onInput(RuntimeMessage message, MessageSink sender) {
+    if (finish.isStopped()) {
+      return;
+    }
+    if (outputs.isBlocked() || !pendingInputs.isEmpty()) {
+      pendingInputs.add(new PendingInput(message, sender));
+      return;
+    }
+    guarded(() -> processInput(message, sender));
+  }
+
+  /** A receiver consumed a batch: send more, resume held-back input and the source. */
+  public void onCredit(RuntimeMessage.Credit credit) {
+    guarded(
+        () -> {
+          outputs.onCredit(credit.edgeId(), credit.receiverInstance());
+          while (!pendingInputs.isEmpty() && !outputs.isBlocked()) {
+            PendingInput pending = pendingInputs.poll();
+            processInput(pending.message(), pending.sender());
+          }
+          if (chain.source() != null && !outputs.isBlocked() && !finish.inputsHaveEnded()) {
+            env.signalSelf(NodeSignal.POLL);
+          }
+        });
+  }
+
+  public void onSignal(NodeSignal signal) {
+    switch (signal) {
+      case START -> start();
+      case POLL -> guarded(this::poll);
+      case TICK -> guarded(this::tick);
+      case CLOCK_ADVANCED -> {
+        guarded(this::tick);
+        activity.clockAdvanceHandled();
+      }
+    }
+  }
+
+  /** The host stops the node (job ended or cancelled): operators are closed if they are not yet. */
+  public void close() {
+    finish.stop();
+    chain.close();
+  }
+
+  private interface Work {
+    void run() throws Exception;
+  }
+
+  private void guarded(Work work) {
+    if (finish.isStopped()) {
+      return;
+    }
+    try {
+      work.run();
+      afterWork();
+    } catch (Throwable t) {
+      fail(t);
+    }
+  }
+
+  private void processInput(RuntimeMessage message, MessageSink sender) throws Exception {
+    try {
+      dispatch(message, sender);
+      if (!finish.isFinishing()) {
+        bundle.messageHandled();
+      }
+    } finally {
+      activity.messageProcessed();
+    }
+  }
+
+  private void dispatch(RuntimeMessage message, MessageSink sender) throws Exception {
+    if (message instanceof RuntimeMessage.EventBatch batch) {
+      int ch = batch.channel();
+      bundle.ensureOpen();
+      chain.deliver(valve.targetOperator(ch), valve.targetPort(ch), batch.elements(), batch.size());
+      syncTime.batchHandled(batch.syncStamp());
+      sender.send(new RuntimeMessage.Credit(valve.edgeId(ch), instance));
+      bundle.added(batch.size());
+    } else if (message instanceof RuntimeMessage.Watermark wm) {
+      syncTime.watermarkHandled(wm.syncStamp());
+      if (valve.onWatermark(wm.channel(), wm.watermark())) {
+        inputWatermarkMayHaveRisen();
+      }
+    } else if (message instanceof RuntimeMessage.EndOfStream eos) {
+      syncTime.watermarkHandled(eos.syncStamp());
+      if (valve.onEndOfStream(eos.channel())) {
+        if (valve.allEnded()) {
+          finish.inputsEnded();
+        } else {
+          inputWatermarkMayHaveRisen();
+        }
+      }
+    }
+  }
+
+  private void inputWatermarkMayHaveRisen() throws Exception {
+    long combined = valve.combinedWatermark();
+    advancePorts();
+    if (combined > chain.inputWatermark() && combined != Long.MAX_VALUE) {
+      advanceInputWatermark(combined);
+    }
+  }
+
+  private void advancePorts() throws Exception {
+    valve.advancePorts(
+        (operator, port, watermark) -> {
+          bundle.ensureOpen();
+          chain.advancePortWatermark(operator, port, watermark);
+        });
+  }
+
+  /** Advances the chain in a bundle of its own, so its firings are flushed together. */
+  private void advanceInputWatermark(long watermark) throws Exception {
+    bundle.finish();
+    bundle.ensureOpen();
+    chain.advanceInputWatermark(watermark);
+    bundle.finish();
+  }
+
+  private void poll() throws Exception {
+    if (finish.inputsHaveEnded() || outputs.isBlocked()) {
+      return; // resumed by credits
+    }
+    SourceOperator source = chain.source();
+    bundle.ensureOpen();
+    SourceOperator.PollResult result = source.poll(config.batchSize());
+    long watermark = source.currentWatermark();
+    chain.sourceWatermarkIs(watermark);
+    if (result == SourceOperator.PollResult.DONE) {
+      finish.inputsEnded();
+      return;
+    }
+    bundle.added(config.batchSize());
+    if (watermark > chain.inputWatermark()) {
+      advanceInputWatermark(watermark);
+    }
+    bundle.messageHandled();
+    if (result == SourceOperator.PollResult.MORE) {
+      if (!outputs.isBlocked()) {
+        env.signalSelf(NodeSignal.POLL);
+      }
+    } else {
+      env.signalSelfLater(NodeSignal.POLL, bundle.isEager() ? 1 : 5);
+    }
+  }
+
+  private void tick() throws Exception {
+    scheduledTickAt = Long.MAX_VALUE;
+    if (finish.isFinishing()) {
+      return;
+    }
+    long now = config.clock().nowMillis();
+    bundle.finishIfExpired(now);
+    if (chain.advanceProcessingTime(now, bundle)) {
+      bundle.finish();
+    }
+  }
+
+  /** Bookkeeping after each handled message: the finish protocol, output watermark, wake-ups. */
+  private void afterWork() throws Exception {
+    try {
+      scheduleAfterWork();
+    } finally {
+      syncTime.releaseWatermarkHolds();
+    }
+  }
+
+  private void scheduleAfterWork() throws Exception {
+    if (finish.isStopped() || finish.afterWork()) {
+      return;
+    }
+    if (!bundle.isOpen()) {
+      outputs.advanceWatermark(chain.outputWatermark());
+    }
+    long next = bundle.deadline();
+    if (!config.clock().isManual()) {
+      next = Math.min(next, chain.nextProcessingTimeWakeup());
+    }
+    if (next != Long.MAX_VALUE && next < scheduledTickAt) {
+      scheduledTickAt = next;
+      env.signalSelfLater(NodeSignal.TICK, Math.max(0, next - config.clock().nowMillis()));
+    }
+  }
+
+  private void fail(Throwable t) {
+    finish.stop();
+    chain.close();
+    env.failed(ChainException.causeOf(t));
+  }
+
+  /** The node's side of the {@link FinishProtocol}. */
+  private final class Finishing implements FinishProtocol.Steps {
+    @Override
+    public void deliverFinalWatermark() throws Exception {
+      bundle.finish();
+      chain.inputEnded();
+      advancePorts();
+      advanceInputWatermark(Long.MAX_VALUE);
+    }
+
+    @Override
+    public boolean hasPendingWork() {
+      return chain.hasPendingWork();
+    }
+
+    @Override
+    public void endOperators() throws Exception {
+      bundle.finish();
+      chain.endOfInput(bundle);
+    }
+
+    @Override
+    public void sendEndOfStream() {
+      outputs.endOfStream();
+    }
+
+    @Override
+    public boolean outputBlocked() {
+      return outputs.isBlocked();
+    }
+
+    @Override
+    public void complete() {
+      chain.close();
+      activity.stopped();
+      env.finished();
+    }
+  }
+}

@@ -1,0 +1,312 @@
+package io.arcon.runtime.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.arcon.runtime.graph.EdgeKind;
+import io.arcon.runtime.graph.JobGraph;
+import io.arcon.runtime.graph.OperatorNode;
+import io.arcon.runtime.graph.Vertex;
+import io.arcon.runtime.job.JobClock;
+import io.arcon.runtime.job.ManualClock;
+import io.arcon.runtime.job.RuntimeConfig;
+import io.arcon.runtime.messages.RuntimeMessage;
+import io.arcon.runtime.node.activity.NodeActivity;
+import io.arcon.runtime.node.output.MessageSink;
+import io.arcon.runtime.node.time.SynchronizedTime;
+import io.arcon.runtime.operator.Operator;
+import io.arcon.runtime.operator.OperatorContext;
+import io.arcon.runtime.operator.SourceOperator;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A node instance driven message by message, as its actor would, with no actor system. */
+class NodeTaskTest {
+  @TempDir Path stateRoot;
+  private final ManualClock clock = new ManualClock(0);
+  private JobClock clockInUse = clock;
+  private final List<String> log = new ArrayList<>();
+
+  // What the node asked of its host.
+  private final List<RuntimeMessage> downstream = new ArrayList<>();
+  private final List<RuntimeMessage> creditsToUpstream = new ArrayList<>();
+  private final MessageSink upstream = creditsToUpstream::add;
+  private final List<String> signals = new ArrayList<>();
+  private boolean ready;
+  private boolean finished;
+  private Throwable failure;
+
+  private final NodeEnvironment env =
+      new NodeEnvironment() {
+        @Override
+        public MessageSink of(Vertex vertex, int instance) {
+          return downstream::add;
+        }
+
+        @Override
+        public void signalSelf(NodeSignal signal) {
+          signals.add(signal.name());
+        }
+
+        @Override
+        public void signalSelfLater(NodeSignal signal, long delayMillis) {
+          signals.add(signal.name() + " in " + delayMillis);
+        }
+
+        @Override
+        public void ready() {
+          ready = true;
+        }
+
+        @Override
+        public void finished() {
+          finished = true;
+        }
+
+        @Override
+        public void failed(Throwable cause) {
+          failure = cause;
+        }
+      };
+
+  /** Adds 1 to every element; wants processing time at {@code wakeup}; fails on -1. */
+  private final class PlusOne implements Operator {
+    private OperatorContext context;
+    long wakeup = Long.MAX_VALUE;
+
+    @Override
+    public void open(OperatorContext ctx) {
+      context = ctx;
+      log.add("open");
+    }
+
+    @Override
+    public void processElement(int port, Object element) throws Exception {
+      if ((Long) element == -1) {
+        throw new java.io.IOException("bad element");
+      }
+      context.output().emit(0, (Long) element + 1);
+    }
+
+    @Override
+    public void advanceWatermark(long watermark) {
+      log.add("wm " + (watermark == Long.MAX_VALUE ? "max" : watermark));
+    }
+
+    @Override
+    public long nextProcessingTimeWakeup() {
+      return wakeup;
+    }
+
+    @Override
+    public void advanceProcessingTime(long now) {
+      log.add("time " + now);
+      wakeup = Long.MAX_VALUE;
+    }
+
+    @Override
+    public void endOfInput() {
+      log.add("end");
+    }
+
+    @Override
+    public void close() {
+      log.add("close");
+    }
+  }
+
+  private PlusOne plusOne;
+  private int inChannel;
+
+  /** upstream[1] -forward-> node[1]: plusOne -forward-> downstream[1]. */
+  private NodeTask node(int batchSize, int credits) {
+    JobGraph g = new JobGraph();
+    Vertex up = g.addVertex("up", 1);
+    OperatorNode upOp = up.addOperator("up", () -> null);
+    Vertex v = g.addVertex("node", 1);
+    OperatorNode op =
+        v.addOperator(
+            "plusOne",
+            () -> {
+              plusOne = new PlusOne();
+              return plusOne;
+            });
+    Vertex down = g.addVertex("down", 1);
+    g.connect(up, upOp, 0, v, op, 0, EdgeKind.FORWARD, null);
+    g.connect(v, op, 0, down, down.addOperator("down", () -> null), 0, EdgeKind.FORWARD, null);
+    NodeTask task =
+        new NodeTask(
+            v,
+            0,
+            new RuntimeConfig(
+                2, 1_000, batchSize, credits, stateRoot, clockInUse, false, null, false),
+            env,
+            SynchronizedTime.untracked(),
+            NodeActivity.NONE);
+    task.setUp();
+    task.start();
+    return task;
+  }
+
+  private static RuntimeMessage batch(int channel, Object... elements) {
+    return new RuntimeMessage.EventBatch(channel, elements, elements.length, 0);
+  }
+
+  private List<Object> elementsDownstream() {
+    List<Object> out = new ArrayList<>();
+    for (RuntimeMessage m : downstream) {
+      if (m instanceof RuntimeMessage.EventBatch b) {
+        out.addAll(Arrays.asList(b.elements()).subList(0, b.size()));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void processesBatchesForwardsWatermarksAndFinishesAtEndOfStream() {
+    NodeTask task = node(8, 4);
+    assertTrue(ready);
+    task.onInput(batch(inChannel, 1L, 2L), upstream);
+    assertEquals(1, creditsToUpstream.size(), "every batch is acknowledged");
+    assertEquals(List.of(2L, 3L), elementsDownstream(), "a full bundle (2 elements) is flushed");
+
+    task.onInput(new RuntimeMessage.Watermark(inChannel, 10, 0), upstream);
+    assertTrue(log.contains("wm 10"));
+    assertEquals(
+        10, ((RuntimeMessage.Watermark) downstream.get(downstream.size() - 1)).watermark());
+
+    task.onInput(new RuntimeMessage.EndOfStream(inChannel, 0), upstream);
+    assertEquals(List.of("open", "wm 10", "wm max", "end", "close"), log);
+    int n = downstream.size();
+    assertEquals(Long.MAX_VALUE, ((RuntimeMessage.Watermark) downstream.get(n - 2)).watermark());
+    assertInstanceOf(RuntimeMessage.EndOfStream.class, downstream.get(n - 1));
+    assertTrue(finished);
+    assertNull(failure);
+  }
+
+  @Test
+  void blockedOutputHoldsInputAndItsCreditUntilDownstreamCatchesUp() {
+    NodeTask task = node(1, 1);
+    task.onInput(batch(inChannel, 1L), upstream); // leaves at once on the only credit
+    task.onInput(batch(inChannel, 2L), upstream); // its output waits for credit
+    assertEquals(2, creditsToUpstream.size());
+    task.onInput(batch(inChannel, 3L), upstream); // held back: output is blocked
+    assertEquals(2, creditsToUpstream.size(), "no credit for input that was not processed");
+    assertEquals(List.of(2L), elementsDownstream());
+
+    task.onCredit(new RuntimeMessage.Credit(1, 0));
+    assertEquals(List.of(2L, 3L), elementsDownstream());
+    assertEquals(3, creditsToUpstream.size(), "the held input ran and was acknowledged");
+  }
+
+  @Test
+  void aFailureStopsTheNodeWithTheUsersException() {
+    NodeTask task = node(8, 4);
+    task.onInput(batch(inChannel, -1L), upstream);
+    assertInstanceOf(java.io.IOException.class, failure);
+    assertEquals("bad element", failure.getMessage());
+    assertTrue(log.contains("close"));
+    int before = downstream.size();
+    task.onInput(batch(inChannel, 5L), upstream);
+    assertEquals(before, downstream.size(), "a failed node handles nothing more");
+    assertFalse(finished);
+  }
+
+  @Test
+  void processingTimeWakeUpsAreScheduledOnAFreeRunningClock() {
+    long[] now = {0};
+    clockInUse = () -> now[0];
+    NodeTask task = node(8, 4);
+    plusOne.wakeup = 50;
+    task.onInput(batch(inChannel, 1L), upstream);
+    // The open bundle expires at 1000, the operator wants time at 50: one tick, at the earlier.
+    assertEquals(List.of("TICK in 50"), signals);
+    now[0] = 50;
+    task.onSignal(NodeSignal.TICK);
+    assertTrue(log.contains("time 50"));
+  }
+
+  @Test
+  void underAManualClockTimersFireWhenTheClockIsAdvanced() {
+    NodeTask task = node(8, 4);
+    plusOne.wakeup = 50;
+    task.onInput(batch(inChannel, 1L), upstream);
+    assertEquals(List.of("TICK in 1000"), signals, "only the bundle's expiry is scheduled");
+    clock.advance(50);
+    task.onSignal(NodeSignal.CLOCK_ADVANCED);
+    assertTrue(log.contains("time 50"));
+  }
+
+  /** Emits 0..n-1, one per poll, watermark = next value; then done. */
+  private static final class Counter implements SourceOperator {
+    private final int n;
+    private OperatorContext context;
+    private long next;
+
+    Counter(int n) {
+      this.n = n;
+    }
+
+    @Override
+    public void open(OperatorContext ctx) {
+      context = ctx;
+    }
+
+    @Override
+    public PollResult poll(int maxElements) {
+      if (next == n) {
+        return PollResult.DONE;
+      }
+      context.output().emit(0, next++);
+      return PollResult.MORE;
+    }
+
+    @Override
+    public long currentWatermark() {
+      return next == n ? Long.MAX_VALUE : next;
+    }
+  }
+
+  @Test
+  void aSourceChainPollsUntilItsSourceIsDone() {
+    JobGraph g = new JobGraph();
+    Vertex v = g.addVertex("source", 1);
+    OperatorNode src = v.addOperator("counter", () -> new Counter(3));
+    OperatorNode op =
+        v.addOperator(
+            "plusOne",
+            () -> {
+              plusOne = new PlusOne();
+              return plusOne;
+            });
+    v.connect(src, 0, op, 0);
+    Vertex down = g.addVertex("down", 1);
+    g.connect(v, op, 0, down, down.addOperator("down", () -> null), 0, EdgeKind.FORWARD, null);
+    NodeTask task =
+        new NodeTask(
+            v,
+            0,
+            new RuntimeConfig(100, 1_000, 8, 4, stateRoot, clock, false, null, false),
+            env,
+            SynchronizedTime.untracked(),
+            NodeActivity.NONE);
+    task.setUp();
+    task.start();
+    assertEquals(List.of("POLL"), signals);
+    for (int i = 0; i < 10 && !finished; i++) {
+      task.onSignal(NodeSignal.POLL);
+    }
+    assertTrue(finished);
+    assertEquals(List.of(1L, 2L, 3L), elementsDownstream());
+    assertTrue(log.indexOf("wm 1") < log.indexOf("wm max"), log.toString());
+    assertSame(RuntimeMessage.EndOfStream.class, downstream.get(downstream.size() - 1).getClass());
+  }
+}

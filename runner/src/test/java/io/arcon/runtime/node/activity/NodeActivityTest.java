@@ -1,0 +1,53 @@
+package io.arcon.runtime.node.activity;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.arcon.runtime.job.JobActivity;
+import org.apache.pekko.actor.AbstractActor;
+import org.apache.pekko.actor.ActorRef;
+import org.apache.pekko.actor.ActorSystem;
+import org.apache.pekko.actor.Props;
+import org.junit.jupiter.api.Test;
+
+class NodeActivityTest {
+  @Test
+  void withoutAJobActivityNothingIsReported() {
+    assertSame(NodeActivity.NONE, NodeActivity.of(null, ActorRef.noSender()));
+  }
+
+  /** Only the job's clock notifications need a live node to address; it ignores them. */
+  static final class Idle extends AbstractActor {
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder().matchAny(m -> {}).build();
+    }
+  }
+
+  @Test
+  void reportsMessagesAndClockNotificationsOfItsNode() {
+    ActorSystem system = ActorSystem.create("node-activity-test");
+    try {
+      ActorRef node = system.actorOf(Props.create(Idle.class, Idle::new));
+      JobActivity job = new JobActivity();
+      job.nodeStarted(node);
+      NodeActivity activity = NodeActivity.of(job, node);
+      activity.messageSent();
+      assertFalse(job.isQuiescent());
+      activity.messageProcessed();
+      assertTrue(job.isQuiescent());
+
+      job.broadcastClockAdvanced(); // one notification in flight toward the node
+      assertFalse(job.isQuiescent());
+      activity.clockAdvanceHandled();
+      assertTrue(job.isQuiescent());
+
+      job.broadcastClockAdvanced();
+      activity.stopped(); // a stopped node never handles it: it no longer counts
+      assertTrue(job.isQuiescent());
+    } finally {
+      system.terminate();
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package io.arcon.runtime.node.bundle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.arcon.runtime.job.ManualClock;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BundleControllerTest {
+  private final List<String> events = new ArrayList<>();
+  private final ManualClock clock = new ManualClock(1_000);
+
+  private BundleController controller(long maxSize, long maxTime, boolean eager) {
+    return new BundleController(
+        new BundleController.Bundle() {
+          @Override
+          public void start() {
+            events.add("start@" + clock.nowMillis());
+          }
+
+          @Override
+          public void finish() {
+            events.add("finish@" + clock.nowMillis());
+          }
+        },
+        clock,
+        maxSize,
+        maxTime,
+        eager);
+  }
+
+  @Test
+  void opensOnceAndFinishesWhenFull() throws Exception {
+    BundleController bundle = controller(10, 1_000, false);
+    assertEquals(Long.MAX_VALUE, bundle.deadline());
+    bundle.ensureOpen();
+    bundle.ensureOpen();
+    bundle.added(6);
+    assertTrue(bundle.isOpen());
+    bundle.added(4);
+    assertFalse(bundle.isOpen());
+    bundle.finish(); // nothing open: no second finish
+    bundle.ensureOpen();
+    bundle.added(9);
+    assertTrue(bundle.isOpen(), "a new bundle counts from zero");
+    assertEquals(List.of("start@1000", "finish@1000", "start@1000"), events);
+  }
+
+  @Test
+  void finishesByAge() throws Exception {
+    BundleController bundle = controller(1_000, 50, false);
+    bundle.ensureOpen();
+    assertEquals(1_050, bundle.deadline());
+    clock.advance(49);
+    bundle.finishIfExpired(clock.nowMillis());
+    assertTrue(bundle.isOpen());
+    clock.advance(1);
+    bundle.finishIfExpired(clock.nowMillis());
+    assertFalse(bundle.isOpen());
+    assertEquals(List.of("start@1000", "finish@1050"), events);
+  }
+
+  @Test
+  void eagerBundlesEndWithEveryMessage() throws Exception {
+    BundleController eager = controller(1_000, 1_000, true);
+    eager.ensureOpen();
+    eager.messageHandled();
+    assertFalse(eager.isOpen());
+    BundleController lazy = controller(1_000, 1_000, false);
+    lazy.ensureOpen();
+    lazy.messageHandled();
+    assertTrue(lazy.isOpen());
+  }
+}
