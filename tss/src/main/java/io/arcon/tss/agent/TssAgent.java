@@ -1,18 +1,21 @@
 package io.arcon.tss.agent;
 
 import io.arcon.tss.TssDefaults;
+import io.arcon.tss.model.KeyLiterals;
+import io.arcon.tss.model.StateDescriptor;
 import io.arcon.tss.model.StateRow;
 import io.arcon.tss.proto.AppMessage;
 import io.arcon.tss.proto.Consistency;
 import io.arcon.tss.proto.ControlMessage;
 import io.arcon.tss.proto.ExtractionAssignment;
 import io.arcon.tss.proto.Register;
-import io.arcon.tss.proto.StateInfo;
 import io.arcon.tss.proto.TssControlGrpc;
 import io.arcon.tss.proto.VersionFailed;
 import io.arcon.tss.proto.VersionSealed;
 import io.arcon.tss.proto.Watermark;
 import io.arcon.tss.proto.WrittenFile;
+import io.arcon.tss.wire.ProtoTime;
+import io.arcon.tss.wire.StateInfos;
 import io.arcon.tss.write.ParquetVersionWriter;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
@@ -236,16 +239,7 @@ public final class TssAgent implements AutoCloseable {
   private Register registerMessage() {
     Register.Builder register = Register.newBuilder().setApp(app);
     for (StateDescriptor d : source.states()) {
-      register.addStates(
-          StateInfo.newBuilder()
-              .setName(d.name())
-              .setTransform(d.transform())
-              .setStateId(d.stateId())
-              .setKind(d.kind())
-              .setKeyType(TypeSpecs.toProto(d.schema().keyType()))
-              .setValueType(TypeSpecs.toProto(d.schema().valueType()))
-              .setBackend(d.backend())
-              .setConsistency(d.consistency()));
+      register.addStates(StateInfos.toProto(d));
     }
     return register.build();
   }

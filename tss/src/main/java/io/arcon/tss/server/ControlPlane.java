@@ -1,9 +1,6 @@
 package io.arcon.tss.server;
 
 import com.google.protobuf.util.Durations;
-import io.arcon.tss.agent.KeyLiterals;
-import io.arcon.tss.agent.ProtoTime;
-import io.arcon.tss.agent.TypeSpecs;
 import io.arcon.tss.lang.CreateTss;
 import io.arcon.tss.lang.DescribeApp;
 import io.arcon.tss.lang.DescribeTss;
@@ -15,6 +12,7 @@ import io.arcon.tss.lang.Statement;
 import io.arcon.tss.lang.TssParser;
 import io.arcon.tss.lang.TssSyntaxException;
 import io.arcon.tss.model.FieldType;
+import io.arcon.tss.model.KeyLiterals;
 import io.arcon.tss.model.StateSchema;
 import io.arcon.tss.proto.AppInfo;
 import io.arcon.tss.proto.AppSummary;
@@ -33,6 +31,8 @@ import io.arcon.tss.proto.VersionRecord;
 import io.arcon.tss.proto.VersionSealed;
 import io.arcon.tss.proto.VersionStatus;
 import io.arcon.tss.proto.WrittenFile;
+import io.arcon.tss.wire.ProtoTime;
+import io.arcon.tss.wire.TypeSpecs;
 import io.grpc.Status;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 package io.arcon.tss.server;
 
-import io.arcon.tss.agent.ProtoTime;
 import io.arcon.tss.proto.AppInfo;
 import io.arcon.tss.proto.AppMessage;
 import io.arcon.tss.proto.ControlMessage;
@@ -15,6 +14,7 @@ import io.arcon.tss.proto.ShowAppsResponse;
 import io.arcon.tss.proto.ShowTssRequest;
 import io.arcon.tss.proto.StatementRequest;
 import io.arcon.tss.proto.TssControlGrpc;
+import io.arcon.tss.wire.ProtoTime;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.util.function.Supplier;

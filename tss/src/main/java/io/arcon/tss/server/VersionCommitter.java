@@ -2,8 +2,6 @@ package io.arcon.tss.server;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
-import io.arcon.tss.agent.ProtoTime;
-import io.arcon.tss.agent.TypeSpecs;
 import io.arcon.tss.model.StateChange;
 import io.arcon.tss.model.StateRow;
 import io.arcon.tss.model.StateSchema;
@@ -11,6 +9,8 @@ import io.arcon.tss.proto.AppVersionState;
 import io.arcon.tss.proto.TssDefinition;
 import io.arcon.tss.proto.VersionRecord;
 import io.arcon.tss.proto.VersionStatus;
+import io.arcon.tss.wire.ProtoTime;
+import io.arcon.tss.wire.TypeSpecs;
 import io.arcon.tss.write.DuckDbTransform;
 import io.arcon.tss.write.HadoopFs;
 import io.arcon.tss.write.ParquetVersionReader;

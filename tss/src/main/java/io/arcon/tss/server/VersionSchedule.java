@@ -1,8 +1,8 @@
 package io.arcon.tss.server;
 
 import com.google.protobuf.util.Durations;
-import io.arcon.tss.agent.ProtoTime;
 import io.arcon.tss.proto.TssDefinition;
+import io.arcon.tss.wire.ProtoTime;
 import java.time.Duration;
 import java.time.Instant;
 

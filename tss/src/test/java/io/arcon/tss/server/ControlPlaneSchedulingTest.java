@@ -4,16 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.arcon.tss.agent.ProtoTime;
-import io.arcon.tss.agent.StateDescriptor;
 import io.arcon.tss.agent.StateSource;
 import io.arcon.tss.agent.TssAgent;
 import io.arcon.tss.client.ResultTable;
 import io.arcon.tss.client.TssClient;
 import io.arcon.tss.model.FieldType;
+import io.arcon.tss.model.StateDescriptor;
 import io.arcon.tss.model.StateRow;
 import io.arcon.tss.proto.Consistency;
 import io.arcon.tss.proto.ExtractionAssignment;
+import io.arcon.tss.wire.ProtoTime;
 import io.arcon.tss.write.ParquetVersionReader;
 import java.nio.file.Files;
 import java.nio.file.Path;

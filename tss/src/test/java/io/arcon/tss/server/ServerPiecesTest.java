@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.Duration;
 import io.arcon.tss.TssDefaults;
-import io.arcon.tss.agent.ProtoTime;
 import io.arcon.tss.client.TssClient;
 import io.arcon.tss.client.TssClientException;
 import io.arcon.tss.proto.TssCatalogEntry;
 import io.arcon.tss.proto.TssDefinition;
 import io.arcon.tss.proto.VersionRecord;
 import io.arcon.tss.proto.VersionStatus;
+import io.arcon.tss.wire.ProtoTime;
 import io.grpc.Status;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
-package io.arcon.tss.agent;
+package io.arcon.tss.wire;
 
 import com.google.protobuf.Timestamp;
 import java.time.Instant;
 
-/** Instant <-> protobuf Timestamp, shared by the agent and the control plane. */
+/** Instant <-> protobuf Timestamp. */
 public final class ProtoTime {
   private ProtoTime() {}
 
