@@ -1,7 +1,7 @@
 package io.arcon.tss.cli;
 
-import io.arcon.tss.lang.Names;
 import io.arcon.tss.lang.VersionQuery;
+import io.arcon.tss.model.Names;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -154,17 +154,12 @@ final class VersionQueryRunner {
       for (Path stateDir : children(appDir)) {
         String state = stateDir.getFileName().toString();
         List<Path> files = parts(stateDir);
-        if (Files.isDirectory(stateDir) && isStateName(state) && !files.isEmpty()) {
+        if (Files.isDirectory(stateDir) && Names.isValidState(state) && !files.isEmpty()) {
           tables.add(new Table(app, state, files));
         }
       }
     }
     return tables;
-  }
-
-  private static boolean isStateName(String state) {
-    String[] parts = state.split("\\.", -1);
-    return parts.length <= 2 && Stream.of(parts).allMatch(Names::isValid);
   }
 
   private static List<Path> children(Path dir) {

@@ -13,6 +13,7 @@ import io.arcon.tss.lang.TssParser;
 import io.arcon.tss.lang.TssSyntaxException;
 import io.arcon.tss.model.FieldType;
 import io.arcon.tss.model.KeyLiterals;
+import io.arcon.tss.model.Names;
 import io.arcon.tss.model.StateSchema;
 import io.arcon.tss.proto.AppInfo;
 import io.arcon.tss.proto.AppSummary;
@@ -173,10 +174,11 @@ final class ControlPlane implements AutoCloseable {
   // ---------------------------------------------------------------- app side
 
   synchronized void register(AppSession session, Register register) {
-    String app = SafeNames.requireName("app", register.getApp());
+    String app =
+        ControlPlaneException.asInvalid(() -> Names.requireValid(register.getApp(), "app"));
     Set<String> names = new HashSet<>();
     for (StateInfo s : register.getStatesList()) {
-      SafeNames.requireStateName(s.getName());
+      ControlPlaneException.asInvalid(() -> Names.requireValidState(s.getName()));
       if (!names.add(s.getName())) {
         throw ControlPlaneException.invalid(
             "app " + app + " registers state '" + s.getName() + "' twice; state names are unique");
@@ -537,7 +539,7 @@ final class ControlPlane implements AutoCloseable {
     } else if (statement instanceof DescribeTss d) {
       return describeTss(d.name());
     } else if (statement instanceof DropTss d) {
-      return drop(SafeNames.requireName("TSS", d.name()));
+      return drop(ControlPlaneException.asInvalid(() -> Names.requireValid(d.name(), "TSS")));
     }
     throw ControlPlaneException.invalid("unsupported statement " + statement);
   }
@@ -691,7 +693,7 @@ final class ControlPlane implements AutoCloseable {
   }
 
   private TssDefinition validate(CreateTss create) {
-    String name = SafeNames.requireName("TSS", create.name());
+    String name = ControlPlaneException.asInvalid(() -> Names.requireValid(create.name(), "TSS"));
     if (tsss.containsKey(name)) {
       throw new ControlPlaneException(
           Status.Code.ALREADY_EXISTS,
@@ -731,8 +733,9 @@ final class ControlPlane implements AutoCloseable {
     }
     Set<String> seen = new HashSet<>();
     for (StateRef ref : create.states()) {
-      String appName = SafeNames.requireName("app", ref.app());
-      String stateName = SafeNames.requireStateName(ref.state());
+      String appName = ControlPlaneException.asInvalid(() -> Names.requireValid(ref.app(), "app"));
+      String stateName =
+          ControlPlaneException.asInvalid(() -> Names.requireValidState(ref.state()));
       if (!seen.add(appName + "." + stateName)) {
         throw ControlPlaneException.invalid(ref + " is extracted twice; name each state once");
       }

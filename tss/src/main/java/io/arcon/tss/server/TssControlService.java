@@ -1,5 +1,6 @@
 package io.arcon.tss.server;
 
+import io.arcon.tss.model.Names;
 import io.arcon.tss.proto.AppInfo;
 import io.arcon.tss.proto.AppMessage;
 import io.arcon.tss.proto.ControlMessage;
@@ -104,7 +105,7 @@ final class TssControlService extends TssControlGrpc.TssControlImplBase {
     unary(
         out,
         () -> {
-          SafeNames.requireName("TSS", request.getName());
+          ControlPlaneException.asInvalid(() -> Names.requireValid(request.getName(), "TSS"));
           return plane.drop(request.getName());
         });
   }

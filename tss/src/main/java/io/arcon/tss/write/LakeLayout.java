@@ -1,9 +1,9 @@
 package io.arcon.tss.write;
 
+import io.arcon.tss.model.Names;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * Paths of the TSS lake (DESIGN §6):
@@ -21,10 +21,6 @@ import java.util.regex.Pattern;
  * can ever reach a path.
  */
 public final class LakeLayout {
-  private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-  private static final Pattern STATE_NAME =
-      Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?");
-
   private LakeLayout() {}
 
   public static String tssDir(String lake, String tss) {
@@ -72,26 +68,12 @@ public final class LakeLayout {
 
   /** Checks an app or TSS name. */
   public static String checkName(String what, String name) {
-    if (name == null || !NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException(
-          "Invalid "
-              + what
-              + " name '"
-              + name
-              + "': use letters, digits and '_' only, not starting with a digit");
-    }
-    return name;
+    return Names.requireValid(name, what);
   }
 
   /** Checks a state name: {@code stateId} or {@code Transform.stateId}. */
   public static String checkStateName(String name) {
-    if (name == null || !STATE_NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException(
-          "Invalid state name '"
-              + name
-              + "': use an identifier (letters, digits, '_') or Transform.stateId");
-    }
-    return name;
+    return Names.requireValidState(name);
   }
 
   private static String trimSlash(String lake) {

@@ -228,7 +228,7 @@ class ParquetVersionWriterTest {
           assertThrows(
               IllegalArgumentException.class,
               () -> LakeLayout.versionDir("/lake", bad, Fixtures.VERSION));
-      assertTrue(e.getMessage().startsWith("Invalid TSS name '" + bad + "'"), e.getMessage());
+      assertTrue(e.getMessage().startsWith("invalid TSS name '" + bad + "'"), e.getMessage());
     }
     assertThrows(
         IllegalArgumentException.class,
