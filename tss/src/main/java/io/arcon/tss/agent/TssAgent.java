@@ -1,6 +1,7 @@
 package io.arcon.tss.agent;
 
 import io.arcon.tss.TssDefaults;
+import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.model.KeyLiterals;
 import io.arcon.tss.model.StateDescriptor;
 import io.arcon.tss.model.StateRow;
@@ -363,7 +364,7 @@ public final class TssAgent implements AutoCloseable {
                 ? KeyLiterals.parse(state.schema().keyType(), assignment.getKeyFilter())
                 : null;
         Iterable<StateRow> rows = source.rows(stateName, version, keyFilter);
-        String file = assignment.getTargetDirectory() + "/" + stateName + "/part-0.parquet";
+        String file = LakeLayout.stateFileIn(assignment.getTargetDirectory(), stateName);
         io.arcon.tss.write.WrittenFile written =
             writer.writeVersion(
                 file,

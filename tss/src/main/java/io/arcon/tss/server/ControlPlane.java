@@ -1,6 +1,7 @@
 package io.arcon.tss.server;
 
 import com.google.protobuf.util.Durations;
+import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.lang.CreateTss;
 import io.arcon.tss.lang.DescribeApp;
 import io.arcon.tss.lang.DescribeTss;

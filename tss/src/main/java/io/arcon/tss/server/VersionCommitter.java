@@ -2,6 +2,7 @@ package io.arcon.tss.server;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
+import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.model.StateChange;
 import io.arcon.tss.model.StateRow;
 import io.arcon.tss.model.StateSchema;
@@ -141,7 +142,7 @@ final class VersionCommitter {
   }
 
   private void dropOlderFullRows(FileSystem fs, String tss, Instant keep) throws IOException {
-    Path full = new Path(lake.tssDir(tss) + "/" + LakeLayout.FULL);
+    Path full = new Path(lake.fullDir(tss));
     String keepName = LakeLayout.versionDirName(keep);
     for (FileStatus status : fs.listStatus(full)) {
       if (status.isDirectory() && !status.getPath().getName().equals(keepName)) {

@@ -20,7 +20,7 @@
  *
  * <h2>Lake</h2>
  *
- * See {@link io.arcon.tss.server.LakeLayout}. Agents write full rows to {@code
+ * See {@link io.arcon.tss.lake.LakeLayout}. Agents write full rows to {@code
  * version=<T>/<app>/<state>/part-0.parquet}. At commit, DIFF moves those full rows to the hidden
  * {@code <tss>/_full/version=<T>/} staging area (only the last committed version's are kept) and
  * writes the changes against the previous committed version in their place (the first version:

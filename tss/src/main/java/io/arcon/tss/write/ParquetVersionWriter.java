@@ -54,8 +54,8 @@ public final class ParquetVersionWriter {
    * Writes a full version: every row of the state at {@code version}. An empty {@code rows} still
    * produces a (row-less) file, so the version's schema is always on disk.
    *
-   * @param file the target file, e.g. {@code
-   *     <lake>/<tss>/version=<T>/<app>/<state>/part-00000.parquet}
+   * @param file the target file, e.g. {@code <lake>/<tss>/version=<T>/<app>/<state>/part-0.parquet}
+   *     ({@link io.arcon.tss.lake.LakeLayout})
    */
   public WrittenFile writeVersion(
       String file, StateSchema schema, Iterable<StateRow> rows, Instant version) {

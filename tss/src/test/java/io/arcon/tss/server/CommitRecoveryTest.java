@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.model.ChangeOp;
 import io.arcon.tss.model.FieldType;
 import io.arcon.tss.model.StateChange;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.arcon.tss.agent.TssAgent;
 import io.arcon.tss.client.ResultTable;
 import io.arcon.tss.client.TssClient;
+import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.proto.AppSummary;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,6 +8,7 @@ import io.arcon.tss.agent.StateSource;
 import io.arcon.tss.agent.TssAgent;
 import io.arcon.tss.client.ResultTable;
 import io.arcon.tss.client.TssClient;
+import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.model.FieldType;
 import io.arcon.tss.model.StateDescriptor;
 import io.arcon.tss.model.StateRow;

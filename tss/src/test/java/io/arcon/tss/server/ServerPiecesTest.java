@@ -9,6 +9,7 @@ import com.google.protobuf.Duration;
 import io.arcon.tss.TssDefaults;
 import io.arcon.tss.client.TssClient;
 import io.arcon.tss.client.TssClientException;
+import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.proto.TssCatalogEntry;
 import io.arcon.tss.proto.TssDefinition;
 import io.arcon.tss.proto.VersionRecord;
