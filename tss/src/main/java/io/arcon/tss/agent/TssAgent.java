@@ -18,6 +18,7 @@ import io.arcon.tss.proto.WrittenFile;
 import io.arcon.tss.wire.ProtoTime;
 import io.arcon.tss.wire.StateInfos;
 import io.arcon.tss.write.ParquetVersionWriter;
+import io.arcon.tss.write.PartFile;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
@@ -365,7 +366,7 @@ public final class TssAgent implements AutoCloseable {
                 : null;
         Iterable<StateRow> rows = source.rows(stateName, version, keyFilter);
         String file = LakeLayout.stateFileIn(assignment.getTargetDirectory(), stateName);
-        io.arcon.tss.write.WrittenFile written =
+        PartFile written =
             writer.writeVersion(
                 file,
                 state.schema(),

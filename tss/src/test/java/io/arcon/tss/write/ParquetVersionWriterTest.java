@@ -44,7 +44,7 @@ class ParquetVersionWriterTest {
   @Test
   void nestedRowsRoundTripThroughParquetHadoopReader() {
     String file = dir.resolve("v/app/state/part-00000.parquet").toString();
-    WrittenFile written =
+    PartFile written =
         writer.writeVersion(file, Fixtures.SCHEMA, Fixtures.rows(), Fixtures.VERSION);
     assertEquals(4, written.rowCount());
     assertTrue(written.path().startsWith("file:"), written.path());
