@@ -33,10 +33,15 @@ class ServerPiecesTest {
     return TssDefinition.newBuilder().setName(name).setAt(ProtoTime.toProto(AT));
   }
 
+  /** The schedule of a definition as the catalog file holds it. */
+  private static VersionSchedule schedule(TssDefinition definition) {
+    return VersionSchedule.of(WireForms.spec(definition));
+  }
+
   @Test
   void scheduleRunsFromAtByEveryUntilUntilInclusive() {
     VersionSchedule schedule =
-        new VersionSchedule(
+        schedule(
             definition("t")
                 .setEvery(Duration.newBuilder().setSeconds(300))
                 .setUntil(ProtoTime.toProto(AT.plusSeconds(600)))
@@ -45,10 +50,9 @@ class ServerPiecesTest {
     assertEquals(AT.plusSeconds(300), schedule.next(AT));
     assertEquals(AT.plusSeconds(600), schedule.next(AT.plusSeconds(300)));
     assertNull(schedule.next(AT.plusSeconds(600)));
-    assertNull(
-        new VersionSchedule(definition("once").build()).next(AT), "no FOR EACH: one version");
+    assertNull(schedule(definition("once").build()).next(AT), "no FOR EACH: one version");
     VersionSchedule unbounded =
-        new VersionSchedule(definition("u").setEvery(Duration.newBuilder().setSeconds(60)).build());
+        schedule(definition("u").setEvery(Duration.newBuilder().setSeconds(60)).build());
     assertEquals(
         AT.plusSeconds(3600 * 24 * 365), unbounded.next(AT.plusSeconds(3600 * 24 * 365 - 60)));
   }
