@@ -3,6 +3,7 @@ package io.arcon.tss.agent;
 import io.arcon.tss.TssDefaults;
 import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.model.KeyLiterals;
+import io.arcon.tss.model.Names;
 import io.arcon.tss.model.StateDescriptor;
 import io.arcon.tss.model.StateRow;
 import io.arcon.tss.proto.AppMessage;
@@ -117,13 +118,7 @@ public final class TssAgent implements AutoCloseable {
     private Duration maxBackoff = Duration.ofSeconds(5);
 
     private Builder(String app, StateSource source) {
-      if (app == null || !app.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-        throw new IllegalArgumentException(
-            "invalid app name '"
-                + app
-                + "': use letters, digits and '_' only, not starting with a digit");
-      }
-      this.app = app;
+      this.app = Names.requireValid(app, "app");
       this.source = Objects.requireNonNull(source, "state source");
     }
 
