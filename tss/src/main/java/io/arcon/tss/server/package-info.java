@@ -1,7 +1,7 @@
 /**
  * The TSS control plane ({@link io.arcon.tss.server.ControlPlaneServer}): a gRPC service (see
- * {@code tss.proto}) that apps connect to through the agent ({@code io.arcon.tss.agent.TssAgent})
- * and clients through {@code io.arcon.tss.client.TssClient}; the control plane depends on neither.
+ * {@code tss.proto}) that apps connect to through the agent ({@code TssAgent}) and clients through
+ * the client ({@code TssClient}); the control plane depends on neither.
  *
  * <h2>Parts</h2>
  *
