@@ -1,5 +1,7 @@
 package io.arcon.tss.agent;
 
+import io.arcon.tss.model.KeyLiterals;
+import io.arcon.tss.model.StateDescriptor;
 import io.arcon.tss.model.StateRow;
 import java.time.Instant;
 import java.util.List;

@@ -1,19 +1,25 @@
 package io.arcon.tss.agent;
 
 import io.arcon.tss.TssDefaults;
+import io.arcon.tss.lake.LakeLayout;
+import io.arcon.tss.model.KeyLiterals;
+import io.arcon.tss.model.Names;
+import io.arcon.tss.model.StateDescriptor;
 import io.arcon.tss.model.StateRow;
 import io.arcon.tss.proto.AppMessage;
 import io.arcon.tss.proto.Consistency;
 import io.arcon.tss.proto.ControlMessage;
 import io.arcon.tss.proto.ExtractionAssignment;
 import io.arcon.tss.proto.Register;
-import io.arcon.tss.proto.StateInfo;
 import io.arcon.tss.proto.TssControlGrpc;
 import io.arcon.tss.proto.VersionFailed;
 import io.arcon.tss.proto.VersionSealed;
 import io.arcon.tss.proto.Watermark;
 import io.arcon.tss.proto.WrittenFile;
+import io.arcon.tss.wire.ProtoTime;
+import io.arcon.tss.wire.StateInfos;
 import io.arcon.tss.write.ParquetVersionWriter;
+import io.arcon.tss.write.PartFile;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
@@ -112,13 +118,7 @@ public final class TssAgent implements AutoCloseable {
     private Duration maxBackoff = Duration.ofSeconds(5);
 
     private Builder(String app, StateSource source) {
-      if (app == null || !app.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-        throw new IllegalArgumentException(
-            "invalid app name '"
-                + app
-                + "': use letters, digits and '_' only, not starting with a digit");
-      }
-      this.app = app;
+      this.app = Names.requireValid(app, "app");
       this.source = Objects.requireNonNull(source, "state source");
     }
 
@@ -236,16 +236,7 @@ public final class TssAgent implements AutoCloseable {
   private Register registerMessage() {
     Register.Builder register = Register.newBuilder().setApp(app);
     for (StateDescriptor d : source.states()) {
-      register.addStates(
-          StateInfo.newBuilder()
-              .setName(d.name())
-              .setTransform(d.transform())
-              .setStateId(d.stateId())
-              .setKind(d.kind())
-              .setKeyType(TypeSpecs.toProto(d.schema().keyType()))
-              .setValueType(TypeSpecs.toProto(d.schema().valueType()))
-              .setBackend(d.backend())
-              .setConsistency(d.consistency()));
+      register.addStates(StateInfos.toProto(d));
     }
     return register.build();
   }
@@ -369,8 +360,8 @@ public final class TssAgent implements AutoCloseable {
                 ? KeyLiterals.parse(state.schema().keyType(), assignment.getKeyFilter())
                 : null;
         Iterable<StateRow> rows = source.rows(stateName, version, keyFilter);
-        String file = assignment.getTargetDirectory() + "/" + stateName + "/part-0.parquet";
-        io.arcon.tss.write.WrittenFile written =
+        String file = LakeLayout.stateFileIn(assignment.getTargetDirectory(), stateName);
+        PartFile written =
             writer.writeVersion(
                 file,
                 state.schema(),

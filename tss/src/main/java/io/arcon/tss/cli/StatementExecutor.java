@@ -1,8 +1,8 @@
 package io.arcon.tss.cli;
 
 import io.arcon.tss.cli.StatementSplitter.Piece;
-import io.arcon.tss.client.ResultTable;
 import io.arcon.tss.client.TssClient;
+import io.arcon.tss.lang.StatementResult;
 import io.arcon.tss.lang.TssParser;
 import io.arcon.tss.lang.VersionQuery;
 
@@ -36,7 +36,7 @@ final class StatementExecutor {
       return new VersionQueryRunner(lake).run(query);
     }
     TssParser.parseOne(statement.positioned());
-    ResultTable result = client.execute(statement.text());
+    StatementResult result = client.execute(statement.text());
     return new TextTable(result.columns(), result.rows(), result.message());
   }
 }

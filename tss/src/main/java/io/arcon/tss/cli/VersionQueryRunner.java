@@ -1,7 +1,8 @@
 package io.arcon.tss.cli;
 
-import io.arcon.tss.lang.Names;
+import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.lang.VersionQuery;
+import io.arcon.tss.model.Names;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -15,7 +16,6 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -30,7 +30,7 @@ import java.util.stream.Stream;
  * <p>Each state of the version is a view {@code app.state} (schema {@code app}; a state named
  * {@code Transform.stateId} is {@code app."Transform.stateId"}) over its {@code part-*.parquet}
  * files, and a TRANSFORM result is the view {@code transform}. Versions without {@code _COMMITTED}
- * do not exist for QUERY.
+ * do not exist for QUERY. The paths are those of {@link LakeLayout}.
  *
  * <p>The SQL is confined twice: it must be a read-only SELECT (checked with DuckDB's own parser via
  * {@code json_serialize_sql}, which only accepts SELECT statements — so no COPY, ATTACH or EXPLAIN
@@ -38,16 +38,15 @@ import java.util.stream.Stream;
  * files, with its configuration locked.
  */
 final class VersionQueryRunner {
-  static final String COMMITTED = "_COMMITTED";
-  private static final String VERSION_PREFIX = "version=";
-
   private final Path lake;
+  private final LakeLayout layout;
 
   /**
    * @param lake the lake as the control plane reports it: a local directory or a {@code file:} URI
    */
   VersionQueryRunner(String lake) {
     this.lake = localLake(lake);
+    this.layout = LakeLayout.local(this.lake);
   }
 
   static Path localLake(String lake) {
@@ -70,23 +69,18 @@ final class VersionQueryRunner {
 
   /** The committed versions of a TSS, oldest first. */
   List<Instant> committedVersions(String tss) {
-    Path dir = lake.resolve(Names.requireValid(tss, "TSS"));
+    Path dir = local(layout.tssDir(tss));
     if (!Files.isDirectory(dir)) {
       return List.of();
     }
     TreeMap<Instant, Path> versions = new TreeMap<>();
     try (Stream<Path> children = Files.list(dir)) {
+      // A name that is no version=<T> was not written by the control plane: not ours to show.
       children.forEach(
-          child -> {
-            String name = child.getFileName().toString();
-            if (name.startsWith(VERSION_PREFIX) && Files.exists(child.resolve(COMMITTED))) {
-              try {
-                versions.put(Instant.parse(name.substring(VERSION_PREFIX.length())), child);
-              } catch (DateTimeParseException e) {
-                // Not a version directory written by the control plane: not ours to show.
-              }
-            }
-          });
+          child ->
+              LakeLayout.versionOf(child.getFileName().toString())
+                  .filter(version -> Files.exists(child.resolve(LakeLayout.COMMITTED)))
+                  .ifPresent(version -> versions.put(version, child)));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + dir, e);
     }
@@ -116,8 +110,7 @@ final class VersionQueryRunner {
               + " is not committed; committed versions: "
               + describe(committed));
     }
-    Path versionDir = lake.resolve(query.tss()).resolve(VERSION_PREFIX + version);
-    List<Table> tables = tables(versionDir);
+    List<Table> tables = tables(local(layout.versionDir(query.tss(), version)));
     try (Connection connection = DriverManager.getConnection("jdbc:duckdb:")) {
       requireSelect(connection, query.sql());
       confine(connection, tables);
@@ -147,14 +140,14 @@ final class VersionQueryRunner {
         continue;
       }
       List<Path> direct = parts(appDir);
-      if (app.equals("transform") && !direct.isEmpty()) {
-        tables.add(new Table(null, "transform", direct));
+      if (app.equals(LakeLayout.TRANSFORM) && !direct.isEmpty()) {
+        tables.add(new Table(null, LakeLayout.TRANSFORM, direct));
         continue;
       }
       for (Path stateDir : children(appDir)) {
         String state = stateDir.getFileName().toString();
         List<Path> files = parts(stateDir);
-        if (Files.isDirectory(stateDir) && isStateName(state) && !files.isEmpty()) {
+        if (Files.isDirectory(stateDir) && Names.isValidState(state) && !files.isEmpty()) {
           tables.add(new Table(app, state, files));
         }
       }
@@ -162,9 +155,8 @@ final class VersionQueryRunner {
     return tables;
   }
 
-  private static boolean isStateName(String state) {
-    String[] parts = state.split("\\.", -1);
-    return parts.length <= 2 && Stream.of(parts).allMatch(Names::isValid);
+  private static Path local(String uri) {
+    return Path.of(URI.create(uri));
   }
 
   private static List<Path> children(Path dir) {
@@ -180,7 +172,7 @@ final class VersionQueryRunner {
       return List.of();
     }
     return children(dir).stream()
-        .filter(p -> p.getFileName().toString().matches("part-.*\\.parquet"))
+        .filter(p -> LakeLayout.isPartFile(p.getFileName().toString()))
         .filter(Files::isRegularFile)
         .toList();
   }

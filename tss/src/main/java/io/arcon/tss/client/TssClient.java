@@ -1,6 +1,7 @@
 package io.arcon.tss.client;
 
 import io.arcon.tss.TssDefaults;
+import io.arcon.tss.lang.StatementResult;
 import io.arcon.tss.proto.AppInfo;
 import io.arcon.tss.proto.AppSummary;
 import io.arcon.tss.proto.DescribeAppRequest;
@@ -12,6 +13,7 @@ import io.arcon.tss.proto.ShowAppsRequest;
 import io.arcon.tss.proto.ShowTssRequest;
 import io.arcon.tss.proto.StatementRequest;
 import io.arcon.tss.proto.TssControlGrpc;
+import io.arcon.tss.wire.StatementResults;
 import io.grpc.ClientInterceptor;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
@@ -98,39 +100,39 @@ public final class TssClient implements AutoCloseable {
   }
 
   /** Parses and runs one statement of the TSS language on the control plane. */
-  public ResultTable execute(String statementText) {
+  public StatementResult execute(String statementText) {
     return call(
         () ->
-            ResultTable.fromProto(
+            StatementResults.fromProto(
                 deadline()
                     .execute(StatementRequest.newBuilder().setStatement(statementText).build())));
   }
 
-  public ResultTable createTss(String createStatementText) {
+  public StatementResult createTss(String createStatementText) {
     return call(
         () ->
-            ResultTable.fromProto(
+            StatementResults.fromProto(
                 deadline()
                     .createTss(
                         StatementRequest.newBuilder().setStatement(createStatementText).build())));
   }
 
-  public ResultTable showTss() {
+  public StatementResult showTss() {
     return call(
-        () -> ResultTable.fromProto(deadline().showTss(ShowTssRequest.getDefaultInstance())));
+        () -> StatementResults.fromProto(deadline().showTss(ShowTssRequest.getDefaultInstance())));
   }
 
-  public ResultTable describeTss(String name) {
+  public StatementResult describeTss(String name) {
     return call(
         () ->
-            ResultTable.fromProto(
+            StatementResults.fromProto(
                 deadline().describeTss(DescribeTssRequest.newBuilder().setName(name).build())));
   }
 
-  public ResultTable dropTss(String name) {
+  public StatementResult dropTss(String name) {
     return call(
         () ->
-            ResultTable.fromProto(
+            StatementResults.fromProto(
                 deadline().dropTss(DropTssRequest.newBuilder().setName(name).build())));
   }
 

@@ -1,5 +1,7 @@
 package io.arcon.tss.lang;
 
+import io.arcon.tss.model.Names;
+
 /** {@code DROP TSS name}: removes a TSS definition. */
 public record DropTss(String name) implements Statement {
   public DropTss {

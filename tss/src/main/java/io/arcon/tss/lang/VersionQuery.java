@@ -1,5 +1,6 @@
 package io.arcon.tss.lang;
 
+import io.arcon.tss.model.Names;
 import java.time.Instant;
 
 /**

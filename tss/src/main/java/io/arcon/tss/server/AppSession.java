@@ -1,15 +1,20 @@
 package io.arcon.tss.server;
 
 import io.arcon.tss.proto.ControlMessage;
+import io.arcon.tss.proto.ExtractionAssignment;
+import io.arcon.tss.proto.Registered;
+import io.arcon.tss.wire.ProtoTime;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import java.time.Instant;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One app's open Connect stream. */
+/** One app's open Connect stream: what the control plane sends an app goes through here. */
 final class AppSession {
   private static final Logger LOG = LoggerFactory.getLogger(AppSession.class);
   private static final AtomicLong IDS = new AtomicLong();
@@ -36,17 +41,47 @@ final class AppSession {
     this.app = appName;
   }
 
+  /** Answers a Register: the app is registered on this stream. */
+  void confirmRegistration(String appName) {
+    send(
+        ControlMessage.newBuilder()
+            .setRegistered(
+                Registered.newBuilder()
+                    .setApp(appName)
+                    .setServerTime(ProtoTime.toProto(Instant.now())))
+            .build());
+  }
+
   /**
-   * Records that an assignment went out on this stream; false if it already did. A new stream
-   * (reconnect) starts empty, so outstanding assignments are sent again.
+   * Sends an extraction assignment unless this stream already got it. A new stream (reconnect)
+   * starts empty, so outstanding assignments are sent again.
+   *
+   * @param keyFilter ON KEY, or null
    */
-  synchronized boolean markSent(String assignmentKey) {
-    return sentAssignments.add(assignmentKey);
+  synchronized void assign(
+      String tss, Instant version, List<String> states, String targetDirectory, String keyFilter) {
+    if (!sentAssignments.add(assignmentKey(tss, version))) {
+      return;
+    }
+    ExtractionAssignment.Builder assignment =
+        ExtractionAssignment.newBuilder()
+            .setTss(tss)
+            .setVersion(ProtoTime.toProto(version))
+            .addAllStates(states)
+            .setTargetDirectory(targetDirectory);
+    if (keyFilter != null) {
+      assignment.setKeyFilter(keyFilter);
+    }
+    send(ControlMessage.newBuilder().setAssignment(assignment).build());
   }
 
   /** A version is final: nothing more will be sent for it, so the stream need not remember it. */
-  synchronized void forget(String assignmentKey) {
-    sentAssignments.remove(assignmentKey);
+  synchronized void forget(String tss, Instant version) {
+    sentAssignments.remove(assignmentKey(tss, version));
+  }
+
+  private static String assignmentKey(String tss, Instant version) {
+    return tss + "@" + version;
   }
 
   /** StreamObserver is not thread-safe; every write goes through here. */

@@ -36,6 +36,10 @@ import java.util.List;
  * between it is in both and the log wins. A record torn by a crash mid-append was never
  * acknowledged (its version is still PENDING in the JSON file) and is cut off at load.
  *
+ * <p>The files hold the protobuf forms of the catalog ({@link WireForms}); the control plane works
+ * on {@link TssState} and {@link AppState} through {@link #restoreTss}, {@link #save(TssState)},
+ * {@link #logFinal}, {@link #restoreApps} and {@link #save(AppState)}.
+ *
  * <p>Names are checked identifiers before they get here, so they are safe file names.
  */
 final class CatalogStore {
@@ -58,6 +62,49 @@ final class CatalogStore {
     }
   }
 
+  /**
+   * The TSS of the catalog with their versions. The log of final versions wins over a PENDING copy
+   * left in the JSON file by a crash in between.
+   */
+  List<TssState> restoreTss() {
+    List<TssState> restored = new ArrayList<>();
+    for (TssCatalogEntry entry : loadTss()) {
+      TssState tss = new TssState(WireForms.spec(entry.getDefinition()));
+      for (VersionRecord v : entry.getVersionsList()) {
+        tss.restore(WireForms.version(v));
+      }
+      for (VersionRecord v : loadFinalVersions(tss.name())) {
+        tss.restore(WireForms.version(v));
+      }
+      restored.add(tss);
+    }
+    return restored;
+  }
+
+  /** Saves the definition and the open versions of a TSS. */
+  void save(TssState tss) {
+    saveTss(WireForms.catalogEntry(tss));
+  }
+
+  /** Appends a COMMITTED or FAILED version to the TSS's log, durably. */
+  void logFinal(String tss, Version version) {
+    appendFinalVersion(tss, WireForms.record(version));
+  }
+
+  /** The apps of the catalog, disconnected. */
+  List<AppState> restoreApps() {
+    List<AppState> apps = new ArrayList<>();
+    for (AppInfo info : loadApps()) {
+      apps.add(WireForms.app(info));
+    }
+    return apps;
+  }
+
+  /** Saves the last registered state catalog of an app. */
+  void save(AppState app) {
+    saveApp(WireForms.persistedApp(app));
+  }
+
   List<TssCatalogEntry> loadTss() {
     List<TssCatalogEntry> entries = new ArrayList<>();
     for (Path file : jsonFiles(tssDir)) {
@@ -68,7 +115,7 @@ final class CatalogStore {
     return entries;
   }
 
-  List<AppInfo> loadApps() {
+  private List<AppInfo> loadApps() {
     List<AppInfo> apps = new ArrayList<>();
     for (Path file : jsonFiles(appsDir)) {
       AppInfo.Builder builder = AppInfo.newBuilder();
@@ -150,7 +197,7 @@ final class CatalogStore {
     }
   }
 
-  void saveApp(AppInfo app) {
+  private void saveApp(AppInfo app) {
     write(appsDir.resolve(app.getSummary().getName() + ".json"), app);
   }
 

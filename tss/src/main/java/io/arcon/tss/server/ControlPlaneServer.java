@@ -1,6 +1,7 @@
 package io.arcon.tss.server;
 
 import io.arcon.tss.TssDefaults;
+import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.proto.ServerInfo;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;

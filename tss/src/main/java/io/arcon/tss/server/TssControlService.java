@@ -1,6 +1,6 @@
 package io.arcon.tss.server;
 
-import io.arcon.tss.agent.ProtoTime;
+import io.arcon.tss.model.Names;
 import io.arcon.tss.proto.AppInfo;
 import io.arcon.tss.proto.AppMessage;
 import io.arcon.tss.proto.ControlMessage;
@@ -15,13 +15,20 @@ import io.arcon.tss.proto.ShowAppsResponse;
 import io.arcon.tss.proto.ShowTssRequest;
 import io.arcon.tss.proto.StatementRequest;
 import io.arcon.tss.proto.TssControlGrpc;
+import io.arcon.tss.proto.VersionFailed;
+import io.arcon.tss.proto.VersionSealed;
+import io.arcon.tss.wire.ProtoTime;
+import io.arcon.tss.wire.StatementResults;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The gRPC face of {@link ControlPlane}: maps messages to calls and refusals to statuses. */
+/**
+ * The gRPC face of {@link ControlPlane}: turns messages into calls on plain objects ({@link
+ * WireForms}), results back into messages, and refusals into statuses.
+ */
 final class TssControlService extends TssControlGrpc.TssControlImplBase {
   private static final Logger LOG = LoggerFactory.getLogger(TssControlService.class);
 
@@ -41,12 +48,26 @@ final class TssControlService extends TssControlGrpc.TssControlImplBase {
       public void onNext(AppMessage message) {
         try {
           switch (message.getBodyCase()) {
-            case REGISTER -> plane.register(session, message.getRegister());
+            case REGISTER -> plane.register(session, WireForms.registration(message.getRegister()));
             case WATERMARK ->
                 plane.watermark(
                     session, ProtoTime.toInstant(message.getWatermark().getWatermark()));
-            case SEALED -> plane.sealed(session, message.getSealed());
-            case FAILED -> plane.failed(session, message.getFailed());
+            case SEALED -> {
+              VersionSealed sealed = message.getSealed();
+              plane.sealed(
+                  session,
+                  sealed.getTss(),
+                  ProtoTime.toInstant(sealed.getVersion()),
+                  WireForms.sealedFiles(sealed.getFilesList()));
+            }
+            case FAILED -> {
+              VersionFailed failed = message.getFailed();
+              plane.failed(
+                  session,
+                  failed.getTss(),
+                  ProtoTime.toInstant(failed.getVersion()),
+                  failed.getReason());
+            }
             default ->
                 throw ControlPlaneException.invalid(
                     "empty AppMessage: set register, watermark, sealed or failed");
@@ -76,27 +97,33 @@ final class TssControlService extends TssControlGrpc.TssControlImplBase {
 
   @Override
   public void showApps(ShowAppsRequest request, StreamObserver<ShowAppsResponse> out) {
-    unary(out, () -> ShowAppsResponse.newBuilder().addAllApps(plane.showApps()).build());
+    unary(
+        out,
+        () -> {
+          ShowAppsResponse.Builder response = ShowAppsResponse.newBuilder();
+          plane.showApps().forEach(app -> response.addApps(WireForms.summary(app)));
+          return response.build();
+        });
   }
 
   @Override
   public void describeApp(DescribeAppRequest request, StreamObserver<AppInfo> out) {
-    unary(out, () -> plane.describeApp(request.getApp()));
+    unary(out, () -> WireForms.appInfo(plane.describeApp(request.getApp())));
   }
 
   @Override
   public void createTss(StatementRequest request, StreamObserver<ResultTable> out) {
-    unary(out, () -> plane.createFromText(request.getStatement()));
+    unary(out, () -> StatementResults.toProto(plane.createFromText(request.getStatement())));
   }
 
   @Override
   public void showTss(ShowTssRequest request, StreamObserver<ResultTable> out) {
-    unary(out, plane::showTss);
+    unary(out, () -> StatementResults.toProto(plane.showTss()));
   }
 
   @Override
   public void describeTss(DescribeTssRequest request, StreamObserver<ResultTable> out) {
-    unary(out, () -> plane.describeTss(request.getName()));
+    unary(out, () -> StatementResults.toProto(plane.describeTss(request.getName())));
   }
 
   @Override
@@ -104,14 +131,14 @@ final class TssControlService extends TssControlGrpc.TssControlImplBase {
     unary(
         out,
         () -> {
-          SafeNames.requireName("TSS", request.getName());
-          return plane.drop(request.getName());
+          ControlPlaneException.asInvalid(() -> Names.requireValid(request.getName(), "TSS"));
+          return StatementResults.toProto(plane.drop(request.getName()));
         });
   }
 
   @Override
   public void execute(StatementRequest request, StreamObserver<ResultTable> out) {
-    unary(out, () -> plane.execute(request.getStatement()));
+    unary(out, () -> StatementResults.toProto(plane.execute(request.getStatement())));
   }
 
   @Override

@@ -2,15 +2,9 @@ package io.arcon.tss.server;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
-import io.arcon.tss.agent.ProtoTime;
-import io.arcon.tss.agent.TypeSpecs;
+import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.model.StateChange;
 import io.arcon.tss.model.StateRow;
-import io.arcon.tss.model.StateSchema;
-import io.arcon.tss.proto.AppVersionState;
-import io.arcon.tss.proto.TssDefinition;
-import io.arcon.tss.proto.VersionRecord;
-import io.arcon.tss.proto.VersionStatus;
 import io.arcon.tss.write.DuckDbTransform;
 import io.arcon.tss.write.HadoopFs;
 import io.arcon.tss.write.ParquetVersionReader;
@@ -54,16 +48,6 @@ final class VersionCommitter {
   }
 
   /**
-   * Binds the TRANSFORM SQL against empty tables of the states' schemas.
-   *
-   * @throws IllegalArgumentException with DuckDB's reason when it does not bind or reads anything
-   *     but those tables
-   */
-  void checkTransform(String sql, Map<String, StateSchema> tables) {
-    DuckDbTransform.check(sql, tables);
-  }
-
-  /**
    * Whether the lake already has files for this TSS name: left by a TSS whose catalog was lost,
    * they would show up as committed versions of the new one.
    */
@@ -76,29 +60,35 @@ final class VersionCommitter {
     }
   }
 
-  void writeDefinition(TssDefinition definition) {
+  /** {@code <tss>/_definition.json}: the definition in its protobuf JSON form. */
+  void writeDefinition(TssSpec spec) {
     try {
       writeAtomically(
-          lake.definitionFile(definition.getName()), JsonFormat.printer().print(definition));
+          lake.definitionFile(spec.name()), JsonFormat.printer().print(WireForms.definition(spec)));
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("cannot render the definition as JSON", e);
     }
   }
 
-  void commit(
-      TssDefinition definition, Instant version, Instant diffBase, List<AppVersionState> apps)
+  /**
+   * Finishes a version every app sealed: DIFF, TRANSFORM, then {@code _COMMITTED}.
+   *
+   * @param diffBase the last committed version before this one, or null
+   * @param apps each app's part, recorded in the {@code _COMMITTED} marker
+   */
+  void commit(TssSpec spec, Instant version, Instant diffBase, List<Version.AppProgress> apps)
       throws IOException {
-    String tss = definition.getName();
+    String tss = spec.name();
     Map<String, String> fullRowFiles = new LinkedHashMap<>();
     try (FileSystem fs = fileSystem()) {
-      for (TssDefinition.StateRef ref : definition.getStatesList()) {
-        String versionFile = lake.stateFile(tss, version, ref.getApp(), ref.getState());
-        String table = ref.getApp() + "." + ref.getState();
-        if (!definition.getDiff()) {
+      for (TssSpec.ExtractedState ref : spec.states()) {
+        String versionFile = lake.stateFile(tss, version, ref.app(), ref.state());
+        String table = ref.table();
+        if (!spec.diff()) {
           fullRowFiles.put(table, versionFile);
           continue;
         }
-        String fullFile = lake.fullStateFile(tss, version, ref.getApp(), ref.getState());
+        String fullFile = lake.fullStateFile(tss, version, ref.app(), ref.state());
         if (!fs.exists(new Path(fullFile))) {
           fs.mkdirs(new Path(fullFile).getParent());
           if (!fs.rename(new Path(versionFile), new Path(fullFile))) {
@@ -108,40 +98,30 @@ final class VersionCommitter {
         List<StateRow> previous =
             diffBase == null
                 ? List.of()
-                : reader
-                    .read(lake.fullStateFile(tss, diffBase, ref.getApp(), ref.getState()))
-                    .rows();
+                : reader.read(lake.fullStateFile(tss, diffBase, ref.app(), ref.state())).rows();
         List<StateRow> current = reader.read(fullFile).rows();
         List<StateChange> changes = VersionDiff.compute(previous, current);
-        StateSchema schema =
-            new StateSchema(
-                TypeSpecs.fromProto(ref.getKeyType()), TypeSpecs.fromProto(ref.getValueType()));
-        writer.writeDiff(versionFile, schema, changes, version);
+        writer.writeDiff(versionFile, ref.schema(), changes, version);
         fullRowFiles.put(table, fullFile);
       }
-      if (definition.hasTransformSql()) {
+      if (spec.transformSql() != null) {
         Map<String, List<String>> tables = new LinkedHashMap<>();
         fullRowFiles.forEach((table, file) -> tables.put(table, List.of(file)));
-        DuckDbTransform.run(
-            definition.getTransformSql(), tables, lake.transformFile(tss, version), version);
+        DuckDbTransform.run(spec.transformSql(), tables, lake.transformFile(tss, version), version);
       }
-      VersionRecord marker =
-          VersionRecord.newBuilder()
-              .setVersion(ProtoTime.toProto(version))
-              .setStatus(VersionStatus.COMMITTED)
-              .addAllApps(apps)
-              .setCommittedAt(ProtoTime.toProto(Instant.now()))
-              .build();
+      Version marker =
+          new Version(version, Version.Status.COMMITTED, apps, "", Instant.now(), null);
       // Last: readers take a version without this file as not there.
-      writeAtomically(lake.committedMarker(tss, version), JsonFormat.printer().print(marker));
-      if (definition.getDiff()) {
+      writeAtomically(
+          lake.committedMarker(tss, version), JsonFormat.printer().print(WireForms.record(marker)));
+      if (spec.diff()) {
         dropOlderFullRows(fs, tss, version);
       }
     }
   }
 
   private void dropOlderFullRows(FileSystem fs, String tss, Instant keep) throws IOException {
-    Path full = new Path(lake.tssDir(tss) + "/" + LakeLayout.FULL);
+    Path full = new Path(lake.fullDir(tss));
     String keepName = LakeLayout.versionDirName(keep);
     for (FileStatus status : fs.listStatus(full)) {
       if (status.isDirectory() && !status.getPath().getName().equals(keepName)) {

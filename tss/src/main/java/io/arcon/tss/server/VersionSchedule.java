@@ -1,8 +1,5 @@
 package io.arcon.tss.server;
 
-import com.google.protobuf.util.Durations;
-import io.arcon.tss.agent.ProtoTime;
-import io.arcon.tss.proto.TssDefinition;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -15,18 +12,21 @@ final class VersionSchedule {
   private final Duration every;
   private final Instant until;
 
-  VersionSchedule(TssDefinition definition) {
-    this.at = ProtoTime.toInstant(definition.getAt());
-    this.every =
-        definition.hasEvery()
-            ? Duration.ofSeconds(
-                definition.getEvery().getSeconds(), definition.getEvery().getNanos())
-            : null;
-    this.until = definition.hasUntil() ? ProtoTime.toInstant(definition.getUntil()) : null;
+  /**
+   * @param every null for a single version at {@code at}
+   * @param until null for an unbounded schedule
+   */
+  VersionSchedule(Instant at, Duration every, Instant until) {
+    this.at = at;
+    this.every = every;
+    this.until = until;
     if (every != null && (every.isZero() || every.isNegative())) {
-      throw new IllegalArgumentException(
-          "FOR EACH period must be positive, got " + Durations.toString(definition.getEvery()));
+      throw new IllegalArgumentException("FOR EACH period must be positive, got " + every);
     }
+  }
+
+  static VersionSchedule of(TssSpec spec) {
+    return new VersionSchedule(spec.at(), spec.every(), spec.until());
   }
 
   Instant first() {

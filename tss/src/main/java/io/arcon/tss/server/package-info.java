@@ -1,7 +1,30 @@
 /**
  * The TSS control plane ({@link io.arcon.tss.server.ControlPlaneServer}): a gRPC service (see
- * {@code tss.proto}) that apps connect to through {@link io.arcon.tss.agent.TssAgent} and clients
- * through {@link io.arcon.tss.client.TssClient}.
+ * {@code tss.proto}) that apps connect to through the agent ({@code TssAgent}) and clients through
+ * the client ({@code TssClient}); the control plane depends on neither.
+ *
+ * <h2>Parts</h2>
+ *
+ * {@link io.arcon.tss.server.ControlPlane} dispatches what apps report and clients ask to the part
+ * that owns each job:
+ *
+ * <ul>
+ *   <li>the catalog: {@link io.arcon.tss.server.AppRegistry} of {@link
+ *       io.arcon.tss.server.AppState}s and {@link io.arcon.tss.server.TssCatalog} of {@link
+ *       io.arcon.tss.server.TssState}s (a {@link io.arcon.tss.server.TssSpec} and its {@link
+ *       io.arcon.tss.server.Version}s), persisted by {@link io.arcon.tss.server.CatalogStore};
+ *   <li>{@link io.arcon.tss.server.VersionScheduler}: which versions exist and which are due, over
+ *       the AT/EVERY/UNTIL times of a {@link io.arcon.tss.server.VersionSchedule};
+ *   <li>{@link io.arcon.tss.server.CommitCoordinator}: commits on one thread, the file work done by
+ *       {@link io.arcon.tss.server.VersionCommitter};
+ *   <li>{@link io.arcon.tss.server.DefinitionValidator}: the checks of a CREATE TSS;
+ *   <li>{@link io.arcon.tss.server.CatalogTables}: SHOW APPS, DESCRIBE APP, SHOW TSS, DESCRIBE TSS.
+ * </ul>
+ *
+ * These work on plain objects; protobuf is only at the edges, converted by {@link
+ * io.arcon.tss.server.WireForms}: the catalog files ({@link io.arcon.tss.server.CatalogStore}), the
+ * lake's JSON files ({@link io.arcon.tss.server.VersionCommitter}) and the gRPC service ({@link
+ * io.arcon.tss.server.TssControlService}, {@link io.arcon.tss.server.AppSession}).
  *
  * <h2>Home directory</h2>
  *
@@ -20,7 +43,7 @@
  *
  * <h2>Lake</h2>
  *
- * See {@link io.arcon.tss.server.LakeLayout}. Agents write full rows to {@code
+ * See {@link io.arcon.tss.lake.LakeLayout}. Agents write full rows to {@code
  * version=<T>/<app>/<state>/part-0.parquet}. At commit, DIFF moves those full rows to the hidden
  * {@code <tss>/_full/version=<T>/} staging area (only the last committed version's are kept) and
  * writes the changes against the previous committed version in their place (the first version:
@@ -33,8 +56,8 @@
  * <h2>Security</h2>
  *
  * Loopback by default; a non-loopback bind needs a token, which every call then carries as {@code
- * authorization: Bearer <token>}. Every name that reaches a path is re-checked here ({@code
- * [A-Za-z_][A-Za-z0-9_]*}, state names optionally {@code transform.stateId}), whatever the client
- * or app sent.
+ * authorization: Bearer <token>}. Every name that reaches a path is re-checked here with {@link
+ * io.arcon.tss.model.Names} ({@code [A-Za-z_][A-Za-z0-9_]*}, state names optionally {@code
+ * transform.stateId}), whatever the client or app sent.
  */
 package io.arcon.tss.server;

@@ -1,5 +1,6 @@
 package io.arcon.tss.write;
 
+import io.arcon.tss.model.Names;
 import io.arcon.tss.model.StateSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -388,8 +389,8 @@ public final class DuckDbTransform {
             "Table '" + qualified + "' must be named app.state (e.g. app1.clicks)");
       }
       return new TableName(
-          LakeLayout.checkName("app", qualified.substring(0, dot)),
-          LakeLayout.checkStateName(qualified.substring(dot + 1)));
+          Names.requireValid(qualified.substring(0, dot), "app"),
+          Names.requireValidState(qualified.substring(dot + 1)));
     }
   }
 }

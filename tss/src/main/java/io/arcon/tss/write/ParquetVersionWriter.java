@@ -54,10 +54,10 @@ public final class ParquetVersionWriter {
    * Writes a full version: every row of the state at {@code version}. An empty {@code rows} still
    * produces a (row-less) file, so the version's schema is always on disk.
    *
-   * @param file the target file, e.g. {@code
-   *     <lake>/<tss>/version=<T>/<app>/<state>/part-00000.parquet}
+   * @param file the target file, e.g. {@code <lake>/<tss>/version=<T>/<app>/<state>/part-0.parquet}
+   *     ({@link io.arcon.tss.lake.LakeLayout})
    */
-  public WrittenFile writeVersion(
+  public PartFile writeVersion(
       String file, StateSchema schema, Iterable<StateRow> rows, Instant version) {
     Objects.requireNonNull(rows, "rows");
     return write(
@@ -85,13 +85,13 @@ public final class ParquetVersionWriter {
    * Writes a DIFF version: only the changes since the previous version, with an {@code op} column.
    * Deletes are tombstones (value null).
    */
-  public WrittenFile writeDiff(
+  public PartFile writeDiff(
       String file, StateSchema schema, Iterable<StateChange> changes, Instant version) {
     Objects.requireNonNull(changes, "changes");
     return write(file, schema, version, true, changes);
   }
 
-  private WrittenFile write(
+  private PartFile write(
       String file, StateSchema schema, Instant version, boolean diff, Iterable<StateChange> rows) {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(schema, "schema");
@@ -120,7 +120,7 @@ public final class ParquetVersionWriter {
       if (!fs.rename(temp, target)) {
         throw new IOException("Cannot rename " + temp + " to " + target);
       }
-      return new WrittenFile(target.toString(), count);
+      return new PartFile(target.toString(), count);
     } catch (IOException e) {
       deleteQuietly(fs, temp);
       throw new UncheckedIOException(

@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.arcon.tss.agent.ProtoTime;
-import io.arcon.tss.agent.TypeSpecs;
+import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.model.ChangeOp;
 import io.arcon.tss.model.FieldType;
 import io.arcon.tss.model.StateChange;
@@ -16,6 +15,8 @@ import io.arcon.tss.proto.TssCatalogEntry;
 import io.arcon.tss.proto.TssDefinition;
 import io.arcon.tss.proto.VersionRecord;
 import io.arcon.tss.proto.VersionStatus;
+import io.arcon.tss.wire.ProtoTime;
+import io.arcon.tss.wire.TypeSpecs;
 import io.arcon.tss.write.ParquetVersionReader;
 import io.arcon.tss.write.ParquetVersionWriter;
 import java.nio.file.Files;

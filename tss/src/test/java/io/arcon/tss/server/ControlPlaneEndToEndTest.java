@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.tss.agent.TssAgent;
-import io.arcon.tss.client.ResultTable;
 import io.arcon.tss.client.TssClient;
+import io.arcon.tss.lake.LakeLayout;
+import io.arcon.tss.lang.StatementResult;
 import io.arcon.tss.proto.AppSummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -135,7 +136,7 @@ class ControlPlaneEndToEndTest {
   }
 
   private Map<String, List<String>> describe(String tss) {
-    ResultTable table = client.execute("DESCRIBE TSS " + tss + ";");
+    StatementResult table = client.execute("DESCRIBE TSS " + tss + ";");
     assertEquals(List.of("version", "status", "detail", "path"), table.columns());
     Map<String, List<String>> byVersion = new TreeMap<>();
     for (List<String> row : table.rows()) {
@@ -153,11 +154,11 @@ class ControlPlaneEndToEndTest {
     assertTrue(stepsAgent.awaitRegistered(TestSupport.PATIENCE));
     client = TssClient.connect("127.0.0.1", port, null);
 
-    ResultTable apps = client.execute("SHOW APPS;");
+    StatementResult apps = client.execute("SHOW APPS;");
     assertEquals(
         List.of(List.of("clicks_app", "yes", "-", "1"), List.of("steps_app", "yes", "-", "1")),
         apps.rows());
-    ResultTable describeApp = client.execute("DESCRIBE APP clicks_app;");
+    StatementResult describeApp = client.execute("DESCRIBE APP clicks_app;");
     assertEquals(
         List.of("clicks", "Count_clicks", "clicks", "value", "STRING", "INT64", "memory", "exact"),
         describeApp.rows().get(0));
@@ -279,7 +280,7 @@ class ControlPlaneEndToEndTest {
       assertEquals(List.of("alice 3 300"), transformRows(duck, versionDir("joined", T1310)));
     }
 
-    ResultTable dropped = client.execute("DROP TSS joined;");
+    StatementResult dropped = client.execute("DROP TSS joined;");
     assertEquals(
         "TSS joined dropped; removed " + LakeLayout.normalize(lake().toString()) + "/joined",
         dropped.message());

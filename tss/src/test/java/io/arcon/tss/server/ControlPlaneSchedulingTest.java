@@ -4,16 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.arcon.tss.agent.ProtoTime;
-import io.arcon.tss.agent.StateDescriptor;
 import io.arcon.tss.agent.StateSource;
 import io.arcon.tss.agent.TssAgent;
-import io.arcon.tss.client.ResultTable;
 import io.arcon.tss.client.TssClient;
+import io.arcon.tss.lake.LakeLayout;
+import io.arcon.tss.lang.StatementResult;
 import io.arcon.tss.model.FieldType;
+import io.arcon.tss.model.StateDescriptor;
 import io.arcon.tss.model.StateRow;
 import io.arcon.tss.proto.Consistency;
 import io.arcon.tss.proto.ExtractionAssignment;
+import io.arcon.tss.wire.ProtoTime;
 import io.arcon.tss.write.ParquetVersionReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -229,7 +230,7 @@ class ControlPlaneSchedulingTest {
       TestSupport.await("commit", () -> status("doomed", T).startsWith("committed"));
       assertTrue(Files.exists(home.resolve("lake/doomed/_definition.json")));
 
-      ResultTable dropped = client.execute("DROP TSS doomed;");
+      StatementResult dropped = client.execute("DROP TSS doomed;");
       assertTrue(dropped.message().startsWith("TSS doomed dropped"), dropped.message());
       assertFalse(Files.exists(home.resolve("lake/doomed")));
       assertFalse(Files.exists(home.resolve("catalog/tss/doomed.json")));

@@ -1,6 +1,5 @@
 package io.arcon.tss.server;
 
-import io.arcon.tss.agent.ProtoTime;
 import io.arcon.tss.proto.AppMessage;
 import io.arcon.tss.proto.ControlMessage;
 import io.arcon.tss.proto.ExtractionAssignment;
@@ -11,6 +10,7 @@ import io.arcon.tss.proto.TypeSpec;
 import io.arcon.tss.proto.VersionSealed;
 import io.arcon.tss.proto.Watermark;
 import io.arcon.tss.proto.WrittenFile;
+import io.arcon.tss.wire.ProtoTime;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;

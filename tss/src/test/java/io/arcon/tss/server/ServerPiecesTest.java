@@ -7,13 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.Duration;
 import io.arcon.tss.TssDefaults;
-import io.arcon.tss.agent.ProtoTime;
 import io.arcon.tss.client.TssClient;
 import io.arcon.tss.client.TssClientException;
+import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.proto.TssCatalogEntry;
 import io.arcon.tss.proto.TssDefinition;
 import io.arcon.tss.proto.VersionRecord;
 import io.arcon.tss.proto.VersionStatus;
+import io.arcon.tss.wire.ProtoTime;
 import io.grpc.Status;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,10 +33,15 @@ class ServerPiecesTest {
     return TssDefinition.newBuilder().setName(name).setAt(ProtoTime.toProto(AT));
   }
 
+  /** The schedule of a definition as the catalog file holds it. */
+  private static VersionSchedule schedule(TssDefinition definition) {
+    return VersionSchedule.of(WireForms.spec(definition));
+  }
+
   @Test
   void scheduleRunsFromAtByEveryUntilUntilInclusive() {
     VersionSchedule schedule =
-        new VersionSchedule(
+        schedule(
             definition("t")
                 .setEvery(Duration.newBuilder().setSeconds(300))
                 .setUntil(ProtoTime.toProto(AT.plusSeconds(600)))
@@ -44,10 +50,9 @@ class ServerPiecesTest {
     assertEquals(AT.plusSeconds(300), schedule.next(AT));
     assertEquals(AT.plusSeconds(600), schedule.next(AT.plusSeconds(300)));
     assertNull(schedule.next(AT.plusSeconds(600)));
-    assertNull(
-        new VersionSchedule(definition("once").build()).next(AT), "no FOR EACH: one version");
+    assertNull(schedule(definition("once").build()).next(AT), "no FOR EACH: one version");
     VersionSchedule unbounded =
-        new VersionSchedule(definition("u").setEvery(Duration.newBuilder().setSeconds(60)).build());
+        schedule(definition("u").setEvery(Duration.newBuilder().setSeconds(60)).build());
     assertEquals(
         AT.plusSeconds(3600 * 24 * 365), unbounded.next(AT.plusSeconds(3600 * 24 * 365 - 60)));
   }

@@ -1,9 +1,9 @@
 package io.arcon.tss.server;
 
-import io.arcon.tss.agent.KeyLiterals;
-import io.arcon.tss.agent.StateDescriptor;
 import io.arcon.tss.agent.StateSource;
 import io.arcon.tss.model.FieldType;
+import io.arcon.tss.model.KeyLiterals;
+import io.arcon.tss.model.StateDescriptor;
 import io.arcon.tss.model.StateRow;
 import io.arcon.tss.model.StateSchema;
 import io.arcon.tss.proto.Consistency;

@@ -3,10 +3,10 @@ package io.arcon.tss.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.arcon.tss.agent.StateDescriptor;
 import io.arcon.tss.agent.StateSource;
 import io.arcon.tss.agent.TssAgent;
 import io.arcon.tss.client.TssClient;
+import io.arcon.tss.model.StateDescriptor;
 import io.arcon.tss.model.StateRow;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.model.Field;
 import io.arcon.tss.model.FieldType;
 import io.arcon.tss.model.RowType;
 import io.arcon.tss.model.StateRow;
 import io.arcon.tss.model.StateSchema;
 import io.arcon.tss.model.WindowBounds;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -49,10 +51,10 @@ class DuckDbTransformTest {
 
   @BeforeEach
   void writeVersion() throws Exception {
-    String lake = dir.resolve("lake").toString();
+    LakeLayout lake = new LakeLayout(dir.resolve("lake").toString());
     ParquetVersionWriter w = new ParquetVersionWriter();
     WindowBounds w1 = new WindowBounds(T, T.plusSeconds(300));
-    String clicks = LakeLayout.partFile(lake, "t", V, "app1", "clicks", 0);
+    String clicks = lake.stateFile("t", V, "app1", "clicks");
     w.writeVersion(
         clicks,
         CLICKS,
@@ -61,9 +63,9 @@ class DuckDbTransformTest {
             new StateRow("bob", null, 5L, T),
             new StateRow("alice", w1, 2L, T)),
         V);
-    String clicks2 = LakeLayout.partFile(lake, "t", V, "app1", "clicks", 1);
+    String clicks2 = lake.stateDir("t", V, "app1", "clicks") + "/" + LakeLayout.partFileName(1);
     w.writeVersion(clicks2, CLICKS, List.of(new StateRow("carol", null, 1L, T)), V);
-    String steps = LakeLayout.partFile(lake, "t", V, "app2", "Count.steps", 0);
+    String steps = lake.stateFile("t", V, "app2", "Count.steps");
     w.writeVersion(
         steps,
         STEPS,
@@ -147,7 +149,9 @@ class DuckDbTransformTest {
 
   @Test
   void runJoinsTwoStatesAndWritesParquetReadableByDuckDbAndParquetHadoop() throws Exception {
-    String out = LakeLayout.transformFile(dir.resolve("lake").toString(), "t", V);
+    String out =
+        Path.of(URI.create(new LakeLayout(dir.resolve("lake").toString()).transformFile("t", V)))
+            .toString();
     DuckDbTransform.Result result = DuckDbTransform.run(JOIN, files, out, V);
     assertEquals(2, result.rowCount());
     assertEquals("version", result.columns().get(3).name());

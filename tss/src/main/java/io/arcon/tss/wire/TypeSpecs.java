@@ -1,4 +1,4 @@
-package io.arcon.tss.agent;
+package io.arcon.tss.wire;
 
 import io.arcon.tss.model.Field;
 import io.arcon.tss.model.FieldType;

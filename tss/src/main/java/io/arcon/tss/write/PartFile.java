@@ -1,9 +1,9 @@
 package io.arcon.tss.write;
 
 /**
- * A file a writer put in place.
+ * A Parquet part file a writer put in place.
  *
  * @param path the final path (as a Hadoop path string, with scheme)
  * @param rowCount the number of rows in it
  */
-public record WrittenFile(String path, long rowCount) {}
+public record PartFile(String path, long rowCount) {}

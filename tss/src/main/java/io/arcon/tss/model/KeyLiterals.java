@@ -1,9 +1,5 @@
-package io.arcon.tss.agent;
+package io.arcon.tss.model;
 
-import io.arcon.tss.model.FieldType;
-import io.arcon.tss.model.OpaqueType;
-import io.arcon.tss.model.OpaqueValue;
-import io.arcon.tss.model.PrimitiveType;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;

@@ -1,6 +1,5 @@
-package io.arcon.tss.agent;
+package io.arcon.tss.model;
 
-import io.arcon.tss.model.StateSchema;
 import io.arcon.tss.proto.Consistency;
 import io.arcon.tss.proto.StateKind;
 import java.util.Objects;

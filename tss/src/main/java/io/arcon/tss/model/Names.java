@@ -1,0 +1,76 @@
+package io.arcon.tss.model;
+
+import java.util.regex.Pattern;
+
+/**
+ * The one rule for app, TSS and state names: an identifier {@code [A-Za-z_][A-Za-z0-9_]*}; a state
+ * name is {@code stateId} or {@code transform.stateId}, each part an identifier. Names become path
+ * segments in the lake and file names in the control plane's home, so this rule is what guarantees
+ * that no {@code /} or {@code ..} can ever reach a file-system path. The parser, the control plane
+ * (for what apps and clients send without the parser) and the lake layout all check with it.
+ */
+public final class Names {
+  private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+  private Names() {}
+
+  /** Whether {@code name} is a valid app, TSS or state-part name. */
+  public static boolean isValid(String name) {
+    return name != null && NAME.matcher(name).matches();
+  }
+
+  /** Whether {@code name} is a valid state name: {@code stateId} or {@code transform.stateId}. */
+  public static boolean isValidState(String name) {
+    if (name == null) {
+      return false;
+    }
+    String[] parts = name.split("\\.", -1);
+    if (parts.length > 2) {
+      return false;
+    }
+    for (String part : parts) {
+      if (!isValid(part)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Returns {@code name} if valid.
+   *
+   * @param what what the name denotes, for the error message (e.g. "app", "TSS")
+   * @throws IllegalArgumentException naming the bad value and the allowed form
+   */
+  public static String requireValid(String name, String what) {
+    if (!isValid(name)) {
+      throw new IllegalArgumentException(
+          "invalid "
+              + what
+              + " name "
+              + quoted(name)
+              + ": use letters, digits and '_' only, not starting with a digit");
+    }
+    return name;
+  }
+
+  /**
+   * Returns {@code name} if it is a valid state name.
+   *
+   * @throws IllegalArgumentException naming the bad value and the allowed form
+   */
+  public static String requireValidState(String name) {
+    if (!isValidState(name)) {
+      throw new IllegalArgumentException(
+          "invalid state name "
+              + quoted(name)
+              + ": use stateId or transform.stateId, each part letters, digits and '_' only, not"
+              + " starting with a digit");
+    }
+    return name;
+  }
+
+  private static String quoted(String name) {
+    return name == null ? "null" : "'" + name + "'";
+  }
+}

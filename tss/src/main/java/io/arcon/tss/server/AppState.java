@@ -1,0 +1,106 @@
+package io.arcon.tss.server;
+
+import io.arcon.tss.model.StateDescriptor;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * An app the control plane knows: the state catalog it last registered and, while it is connected,
+ * its stream and the watermark it reported. Connection and watermark are live facts: after a
+ * restart every app is disconnected until it registers and reports them again. Guarded by the
+ * control plane's lock.
+ */
+final class AppState {
+  private final String name;
+  private List<StateDescriptor> states;
+  private AppSession session;
+  private Instant watermark;
+
+  AppState(String name, List<StateDescriptor> states) {
+    this.name = name;
+    this.states = List.copyOf(states);
+  }
+
+  /** What the control plane shows of an app, taken under the lock. */
+  record Snapshot(String name, boolean connected, Instant watermark, List<StateDescriptor> states) {
+    Snapshot {
+      states = List.copyOf(states);
+    }
+  }
+
+  String name() {
+    return name;
+  }
+
+  List<StateDescriptor> states() {
+    return states;
+  }
+
+  /** The registered state named {@code stateName}, or null. */
+  StateDescriptor state(String stateName) {
+    for (StateDescriptor s : states) {
+      if (s.name().equals(stateName)) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The app registered {@code states} on {@code newSession}. The watermark is kept: the agent
+   * reports it again right after registering anyway.
+   *
+   * @return the stream this one replaces (the app reconnected before the old stream timed out),
+   *     which the caller ends; null if there is none
+   */
+  AppSession connect(AppSession newSession, List<StateDescriptor> newStates) {
+    AppSession replaced = session != null && session != newSession ? session : null;
+    states = List.copyOf(newStates);
+    session = newSession;
+    return replaced;
+  }
+
+  /** Whether {@code stream} is the app's current stream. */
+  boolean isOn(AppSession stream) {
+    return stream != null && session == stream;
+  }
+
+  /** The stream ended; ignored if it is not the app's current one. True if the app disconnected. */
+  boolean disconnect(AppSession stream) {
+    if (isOn(stream)) {
+      session = null;
+      return true;
+    }
+    return false;
+  }
+
+  boolean connected() {
+    return session != null;
+  }
+
+  /** The current stream, or null while disconnected. */
+  AppSession session() {
+    return session;
+  }
+
+  void reportWatermark(Instant newWatermark) {
+    watermark = newWatermark;
+  }
+
+  /** The last reported watermark, or null if none since the control plane started. */
+  Instant watermark() {
+    return watermark;
+  }
+
+  /**
+   * Whether the app's watermark passed {@code version}: every input before it was applied, so the
+   * version can be extracted.
+   */
+  boolean passed(Instant version) {
+    return watermark != null && watermark.isAfter(version);
+  }
+
+  Snapshot snapshot() {
+    return new Snapshot(name, connected(), watermark, states);
+  }
+}

@@ -1,0 +1,146 @@
+package io.arcon.tss.server;
+
+import io.arcon.tss.lake.LakeLayout;
+import io.arcon.tss.lang.CreateTss;
+import io.arcon.tss.lang.StateRef;
+import io.arcon.tss.model.FieldType;
+import io.arcon.tss.model.KeyLiterals;
+import io.arcon.tss.model.Names;
+import io.arcon.tss.model.StateDescriptor;
+import io.arcon.tss.write.DuckDbTransform;
+import io.grpc.Status;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The checks of a CREATE TSS before anything is scheduled: names, times, the apps and states it
+ * extracts and their key type, the TRANSFORM SQL, and that neither the catalog nor the lake holds a
+ * TSS of that name. Each refusal says what to change.
+ */
+final class DefinitionValidator {
+  private final AppRegistry apps;
+  private final TssCatalog tsss;
+  private final LakeLayout lake;
+  private final VersionCommitter committer;
+
+  DefinitionValidator(
+      AppRegistry apps, TssCatalog tsss, LakeLayout lake, VersionCommitter committer) {
+    this.apps = apps;
+    this.tsss = tsss;
+    this.lake = lake;
+    this.committer = committer;
+  }
+
+  /**
+   * Under the control plane's lock: checks the statement against the catalog and turns it into a
+   * definition, with each state's schema as its app registered it.
+   */
+  TssSpec validate(CreateTss create) {
+    String name = ControlPlaneException.asInvalid(() -> Names.requireValid(create.name(), "TSS"));
+    requireNewName(name);
+    Instant createdAt = Instant.now();
+    if (create.every() != null && (create.every().isZero() || create.every().isNegative())) {
+      throw ControlPlaneException.invalid("FOR EACH must be a positive period");
+    }
+    if (create.until() != null && create.until().isBefore(create.at())) {
+      throw ControlPlaneException.invalid(
+          "UNTIL " + create.until() + " is before AT " + create.at());
+    }
+    List<TssSpec.ExtractedState> states = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (StateRef ref : create.states()) {
+      String appName = ControlPlaneException.asInvalid(() -> Names.requireValid(ref.app(), "app"));
+      String stateName =
+          ControlPlaneException.asInvalid(() -> Names.requireValidState(ref.state()));
+      if (!seen.add(appName + "." + stateName)) {
+        throw ControlPlaneException.invalid(ref + " is extracted twice; name each state once");
+      }
+      StateDescriptor state = registeredState(appName, stateName);
+      if (create.keyLiteral() != null) {
+        requireKeyFits(ref, state.schema().keyType(), create.keyLiteral());
+      }
+      states.add(new TssSpec.ExtractedState(appName, stateName, state.schema()));
+    }
+    return new TssSpec(
+        name,
+        create.text(),
+        states,
+        create.keyLiteral(),
+        create.at(),
+        create.timeZone(),
+        create.every(),
+        create.until(),
+        create.diff(),
+        create.transformSql(),
+        createdAt);
+  }
+
+  private StateDescriptor registeredState(String appName, String stateName) {
+    AppState app = apps.require(appName);
+    StateDescriptor state = app.state(stateName);
+    if (state == null) {
+      String valid =
+          app.states().stream().map(StateDescriptor::name).collect(Collectors.joining(", "));
+      throw ControlPlaneException.notFound(
+          "app "
+              + appName
+              + " has no state '"
+              + stateName
+              + "'; its states are: "
+              + (valid.isEmpty() ? "(none)" : valid));
+    }
+    return state;
+  }
+
+  private static void requireKeyFits(StateRef ref, FieldType keyType, String keyLiteral) {
+    try {
+      KeyLiterals.parse(keyType, keyLiteral);
+    } catch (IllegalArgumentException e) {
+      throw ControlPlaneException.invalid(
+          "ON KEY does not fit state " + ref + " (key type " + keyType + "): " + e.getMessage());
+    }
+  }
+
+  /**
+   * Binds the TRANSFORM SQL against empty tables of the states' schemas. Needs no lock, and should
+   * not hold it: DuckDB binding the SQL takes a while.
+   */
+  void checkTransform(TssSpec spec) {
+    if (spec.transformSql() == null) {
+      return;
+    }
+    try {
+      DuckDbTransform.check(spec.transformSql(), spec.tables());
+    } catch (IllegalArgumentException e) {
+      throw ControlPlaneException.invalid("TRANSFORM is refused: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Under the lock, right before the TSS is added: the name is still free, and the lake holds no
+   * files under it. Files left by a TSS whose catalog was lost would show up as committed versions
+   * of the new one, so they are refused rather than adopted.
+   */
+  void checkNoConflict(String name) {
+    requireNewName(name);
+    if (committer.lakeDirInUse(name)) {
+      throw new ControlPlaneException(
+          Status.Code.ALREADY_EXISTS,
+          lake.tssDir(name)
+              + " already holds files, not from a TSS this control plane knows; move them away"
+              + " or pick another name");
+    }
+  }
+
+  private void requireNewName(String name) {
+    if (tsss.contains(name)) {
+      throw new ControlPlaneException(
+          Status.Code.ALREADY_EXISTS,
+          "TSS " + name + " already exists; DROP TSS it first or pick a new name");
+    }
+  }
+}
