@@ -158,7 +158,7 @@ public final class TranslationContext {
     Vertex v = graph.addVertex(name, parallelism());
     OperatorNode op = v.addOperator(name, factory);
     for (PCollection<?> in : inputs) {
-      connect(in, v, op, 0, EdgeKind.FORWARD, null);
+      connect(in, v, op, 0, EdgeKind.FORWARD);
     }
     return op;
   }
@@ -166,14 +166,12 @@ public final class TranslationContext {
   /** The head of a new chain whose main input arrives by key. */
   public OperatorNode addKeyed(
       String name, Supplier<? extends Operator> factory, PCollection<?> keyedInput) {
-    Vertex v = graph.addVertex(name, parallelism());
-    OperatorNode op = v.addOperator(name, factory);
-    connect(keyedInput, v, op, 0, EdgeKind.KEYED, keyExtractor(keyedInput));
-    return op;
+    Coder<?> keyCoder = keyCoderOf(keyedInput);
+    Producer p = producer(keyedInput);
+    return addKeyedFrom(name, factory, p.vertex(), p.operator(), p.output(), keyCoder);
   }
 
   /** The head of a new chain fed by key from an operator output that has no PCollection. */
-  @SuppressWarnings("unchecked")
   public OperatorNode addKeyedFrom(
       String name,
       Supplier<? extends Operator> factory,
@@ -183,18 +181,7 @@ public final class TranslationContext {
       Coder<?> keyCoder) {
     Vertex v = graph.addVertex(name, parallelism());
     OperatorNode op = v.addOperator(name, factory);
-    Coder<Object> kc = (Coder<Object>) keyCoder;
-    graph.connect(
-        fromVertex,
-        from,
-        output,
-        v,
-        op,
-        0,
-        EdgeKind.KEYED,
-        element ->
-            CoderUtils.encodeToByteArray(
-                kc, ((KV<?, ?>) ((WindowedValue<?>) element).getValue()).getKey()));
+    graph.connect(fromVertex, from, output, v, op, 0, EdgeKind.KEYED, byKey(keyCoder));
     return op;
   }
 
@@ -203,7 +190,7 @@ public final class TranslationContext {
       String name, Supplier<? extends Operator> factory, PCollection<?> input) {
     Vertex v = graph.addVertex(name, parallelism());
     OperatorNode op = v.addOperator(name, factory);
-    connect(input, v, op, 0, EdgeKind.FORWARD, null);
+    connect(input, v, op, 0, EdgeKind.FORWARD);
     return op;
   }
 
@@ -216,31 +203,31 @@ public final class TranslationContext {
         throw new IllegalStateException(
             "Side input " + views.get(i) + " was not materialized before its use");
       }
-      connect(panes, v, op, i + 1, EdgeKind.BROADCAST, null);
+      connect(panes, v, op, i + 1, EdgeKind.BROADCAST);
     }
   }
 
-  private void connect(
-      PCollection<?> in,
-      Vertex target,
-      OperatorNode op,
-      int port,
-      EdgeKind kind,
-      KeyExtractor extractor) {
+  /** An unkeyed edge from {@code in}'s producer (keyed edges go through {@link #addKeyedFrom}). */
+  private void connect(PCollection<?> in, Vertex target, OperatorNode op, int port, EdgeKind kind) {
     Producer p = producer(in);
-    graph.connect(p.vertex(), p.operator(), p.output(), target, op, port, kind, extractor);
+    graph.connect(p.vertex(), p.operator(), p.output(), target, op, port, kind, null);
   }
 
-  @SuppressWarnings("unchecked")
-  static KeyExtractor keyExtractor(PCollection<?> keyedInput) {
+  private static Coder<?> keyCoderOf(PCollection<?> keyedInput) {
     Coder<?> coder = keyedInput.getCoder();
     if (!(coder instanceof KvCoder<?, ?> kv)) {
       throw new IllegalArgumentException(
           "A keyed step needs KV input with a KvCoder, but " + keyedInput + " has coder " + coder);
     }
-    Coder<Object> keyCoder = (Coder<Object>) kv.getKeyCoder();
+    return kv.getKeyCoder();
+  }
+
+  /** Routes a windowed KV by its encoded key, so equal keys meet in one parallel instance. */
+  @SuppressWarnings("unchecked")
+  private static KeyExtractor byKey(Coder<?> keyCoder) {
+    Coder<Object> kc = (Coder<Object>) keyCoder;
     return element ->
         CoderUtils.encodeToByteArray(
-            keyCoder, ((KV<?, ?>) ((WindowedValue<?>) element).getValue()).getKey());
+            kc, ((KV<?, ?>) ((WindowedValue<?>) element).getValue()).getKey());
   }
 }
