@@ -1,10 +1,8 @@
 package io.arcon.runner;
 
 import io.arcon.runner.harness.HarnessLogLevels;
-import io.arcon.runner.state.StateBackendSelection;
-import io.arcon.runner.translation.ArconTransformOverrides;
 import io.arcon.runner.translation.PipelineTranslator;
-import io.arcon.runner.translation.SynchronizedTimeTriggers;
+import io.arcon.runner.translation.Translation;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.job.JobClock;
 import io.arcon.runtime.job.JobExecutor;
@@ -14,7 +12,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.runners.core.metrics.MetricsPusher;
 import org.apache.beam.sdk.Pipeline;
@@ -24,7 +21,6 @@ import org.apache.beam.sdk.metrics.MetricsOptions;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsValidator;
 import org.apache.beam.sdk.options.SdkHarnessOptions;
-import org.apache.beam.sdk.util.construction.SplittableParDo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,14 +68,9 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
   @Override
   public ArconPipelineResult run(Pipeline pipeline) {
     MetricsEnvironment.setMetricsSupported(true);
-    SplittableParDo.convertReadBasedSplittableDoFnsToPrimitiveReads(pipeline);
-    pipeline.replaceAll(ArconTransformOverrides.overrides());
-
-    Map<String, String> stateEngines = StateBackendSelection.select(pipeline, options);
-
     MetricsContainerStepMap metrics = new MetricsContainerStepMap();
-    PipelineTranslator.Translation translation =
-        PipelineTranslator.translate(pipeline, options, metrics, stateEngines);
+    // Refuses bad options and transforms it cannot run before any node starts.
+    Translation translation = PipelineTranslator.translate(pipeline, options, metrics);
     JobGraph graph = translation.graph();
     LOG.debug("Job graph of {}:\n{}", options.getJobName(), graph.describe());
 
@@ -96,7 +87,7 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             translation.manualClock() != null,
             translation.activity(),
             // Under a manual (TestStream) clock every node sees the same time anyway.
-            translation.manualClock() == null && SynchronizedTimeTriggers.usedBy(pipeline));
+            translation.manualClock() == null && translation.usesSynchronizedTime());
     // This JVM is the job's SDK harness: its user code logs at the job's harness log levels.
     HarnessLogLevels.Lease logLevels = HarnessLogLevels.apply(options.as(SdkHarnessOptions.class));
     JobMonitor monitor;

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.benchmarks.pipeline.TwoStageTriggerBenchmark.Configuration;
 import io.arcon.benchmarks.pipeline.TwoStageTriggerPipeline.Stage2Trigger;
-import io.arcon.runner.translation.SynchronizedTimeTriggers;
+import io.arcon.runner.ArconPipelineOptions;
+import io.arcon.runner.translation.PipelineTranslator;
+import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.joda.time.Duration;
@@ -31,8 +33,8 @@ class TwoStageTriggerBenchmarkTest {
 
   @Test
   void onlyTheContinuationVariantNeedsSynchronizedProcessingTime() {
-    assertTrue(SynchronizedTimeTriggers.usedBy(pipelineWith(Stage2Trigger.CONTINUATION)));
-    assertFalse(SynchronizedTimeTriggers.usedBy(pipelineWith(Stage2Trigger.OWN_CLOCK)));
+    assertTrue(usesSynchronizedTime(Stage2Trigger.CONTINUATION));
+    assertFalse(usesSynchronizedTime(Stage2Trigger.OWN_CLOCK));
   }
 
   @Test
@@ -46,9 +48,13 @@ class TwoStageTriggerBenchmarkTest {
     assertEquals("--delayMillis must be positive, got 0", error.getMessage());
   }
 
-  private static Pipeline pipelineWith(Stage2Trigger stage2) {
-    Pipeline pipeline = Pipeline.create(PipelineOptionsFactory.create());
+  /** Whether translating the benchmark pipeline finds a synchronized-time trigger. */
+  private static boolean usesSynchronizedTime(Stage2Trigger stage2) {
+    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
+    options.setParallelism(1);
+    Pipeline pipeline = Pipeline.create(options);
     TwoStageTriggerPipeline.build(pipeline, 1_000, 100, Duration.millis(100), stage2);
-    return pipeline;
+    return PipelineTranslator.translate(pipeline, options, new MetricsContainerStepMap())
+        .usesSynchronizedTime();
   }
 }

@@ -3,11 +3,8 @@ package io.arcon.runner.state;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.state.StateBackends;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Pattern;
-import org.apache.beam.sdk.Pipeline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,11 +18,23 @@ import org.slf4j.LoggerFactory;
  * when it matches the transform's whole full name or the whole full name of an enclosing composite
  * (a prefix of the full name ending before a {@code /}), so {@code CountPerUser=rocksdb} moves all
  * the state inside the composite {@code CountPerUser}. The first matching rule wins.
+ *
+ * <p>Translation decides which steps are stateful: it asks {@link #engineFor} for the engine of
+ * each stateful step it creates, then hands the full list to {@link #checkRulesAndLog}, all before
+ * any node starts.
  */
 public final class StateBackendSelection {
   private static final Logger LOG = LoggerFactory.getLogger(StateBackendSelection.class);
 
-  private StateBackendSelection() {}
+  private final String defaultEngine;
+  private final List<Rule> rules;
+  private final String rulesText;
+
+  private StateBackendSelection(String defaultEngine, List<Rule> rules, String rulesText) {
+    this.defaultEngine = defaultEngine;
+    this.rules = rules;
+    this.rulesText = rulesText;
+  }
 
   /** One {@code --stateBackends} rule. */
   record Rule(String pattern, Pattern glob, String engine) {
@@ -43,22 +52,33 @@ public final class StateBackendSelection {
   }
 
   /**
-   * The engine of every stateful transform of {@code pipeline} (with Arcon's overrides applied),
-   * keyed by full name; logs one line per transform.
+   * The selection {@code options} ask for.
    *
-   * @throws IllegalArgumentException for an unknown engine, a malformed rule or a rule that matches
-   *     no stateful transform
+   * @throws IllegalArgumentException for an unknown engine or a malformed rule
    */
-  public static Map<String, String> select(Pipeline pipeline, ArconPipelineOptions options) {
+  public static StateBackendSelection of(ArconPipelineOptions options) {
     String defaultEngine = requireEngine(options.getStateBackend(), "--stateBackend");
     List<Rule> rules = parseRules(options.getStateBackends());
-    Map<String, String> engines =
-        assign(StatefulTransforms.of(pipeline), defaultEngine, rules, options.getStateBackends());
-    return engines;
+    return new StateBackendSelection(defaultEngine, rules, options.getStateBackends());
   }
 
-  static Map<String, String> assign(
-      List<String> statefulNames, String defaultEngine, List<Rule> rules, String rulesText) {
+  /**
+   * The engine of the stateful transform {@code fullName}: the first matching rule's, else the
+   * default.
+   */
+  public String engineFor(String fullName) {
+    Rule chosen = ruleFor(fullName);
+    return chosen == null ? defaultEngine : chosen.engine();
+  }
+
+  /**
+   * Refuses a rule that selects none of the job's stateful transforms, then logs one line per
+   * stateful transform with its engine and why.
+   *
+   * @param statefulNames the full names of the job's stateful transforms, in topological order
+   * @throws IllegalArgumentException naming the rule and listing the stateful transforms
+   */
+  public void checkRulesAndLog(List<String> statefulNames) {
     for (Rule rule : rules) {
       if (statefulNames.stream().noneMatch(rule::matches)) {
         throw new IllegalArgumentException(
@@ -72,20 +92,20 @@ public final class StateBackendSelection {
                 + (statefulNames.isEmpty() ? "(none)" : String.join(", ", statefulNames)));
       }
     }
-    Map<String, String> engines = new LinkedHashMap<>();
     for (String name : statefulNames) {
-      Rule chosen = rules.stream().filter(r -> r.matches(name)).findFirst().orElse(null);
-      String engine = chosen == null ? defaultEngine : chosen.engine();
-      engines.put(name, engine);
+      Rule chosen = ruleFor(name);
       LOG.info(
           "State backend of '{}': {} ({})",
           name,
-          engine,
+          engineFor(name),
           chosen == null
               ? "--stateBackend default"
               : "--stateBackends rule '" + chosen.pattern() + "'");
     }
-    return engines;
+  }
+
+  private Rule ruleFor(String fullName) {
+    return rules.stream().filter(r -> r.matches(fullName)).findFirst().orElse(null);
   }
 
   /** Parses {@code --stateBackends}; null or blank means no rules. */

@@ -2,6 +2,7 @@ package io.arcon.runner.translation;
 
 import java.util.List;
 import org.apache.beam.runners.core.SplittableParDoViaKeyedWorkItems;
+import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.runners.PTransformOverride;
 import org.apache.beam.sdk.transforms.GroupIntoBatches;
 import org.apache.beam.sdk.transforms.View;
@@ -13,7 +14,13 @@ import org.apache.beam.sdk.util.construction.SplittableParDo;
 public final class ArconTransformOverrides {
   private ArconTransformOverrides() {}
 
-  public static List<PTransformOverride> overrides() {
+  /** Replaces read-based splittable DoFns by primitive reads, then applies {@link #overrides}. */
+  public static void applyTo(Pipeline pipeline) {
+    SplittableParDo.convertReadBasedSplittableDoFnsToPrimitiveReads(pipeline);
+    pipeline.replaceAll(overrides());
+  }
+
+  private static List<PTransformOverride> overrides() {
     return List.of(
         PTransformOverride.of(
             PTransformMatchers.splittableParDo(), new SplittableParDo.OverrideFactory<>()),

@@ -2,6 +2,7 @@ package io.arcon.runner.translation;
 
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.metrics.OperatorMetrics;
+import io.arcon.runner.state.StateBackendSelection;
 import io.arcon.runtime.graph.EdgeKind;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.KeyExtractor;
@@ -10,13 +11,18 @@ import io.arcon.runtime.graph.Vertex;
 import io.arcon.runtime.job.JobActivity;
 import io.arcon.runtime.job.ManualClock;
 import io.arcon.runtime.operator.Operator;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
+import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.CoderRegistry;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.runners.AppliedPTransform;
+import org.apache.beam.sdk.runners.TransformHierarchy;
 import org.apache.beam.sdk.util.CoderUtils;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
@@ -25,30 +31,35 @@ import org.apache.beam.sdk.values.WindowedValue;
 
 /**
  * What translation accumulates: the job graph under construction, where each PCollection is
- * produced, and where each side input's materialized panes come from. Placement decides fusion: a
- * step joins its input's chain unless it needs a shuffle (keyed input), side inputs, or inputs from
- * several chains.
+ * produced, where each side input's materialized panes come from, the stateful steps and whether a
+ * synchronized-processing-time trigger is used. Placement decides fusion: a step joins its input's
+ * chain unless it needs a shuffle (keyed input), side inputs, or inputs from several chains.
  */
 public final class TranslationContext {
   /** Where a PCollection is produced: an operator output in a vertex. */
   public record Producer(Vertex vertex, OperatorNode operator, int output) {}
 
   private final JobGraph graph = new JobGraph();
+  private final Pipeline pipeline;
   private final ArconPipelineOptions options;
   private final MetricsContainerStepMap metrics;
+  private final StateBackendSelection stateBackends;
   private final Map<PCollection<?>, Producer> producers = new HashMap<>();
   private final Map<PCollectionView<?>, PCollection<?>> viewPanes = new HashMap<>();
-  private final Map<String, String> stateEngines;
+  private final List<StatefulStep> statefulSteps = new ArrayList<>();
+  private boolean usesSynchronizedTime;
   private ManualClock manualClock;
   private JobActivity activity;
 
   TranslationContext(
+      Pipeline pipeline,
       ArconPipelineOptions options,
       MetricsContainerStepMap metrics,
-      Map<String, String> stateEngines) {
+      StateBackendSelection stateBackends) {
+    this.pipeline = pipeline;
     this.options = options;
     this.metrics = metrics;
-    this.stateEngines = stateEngines;
+    this.stateBackends = stateBackends;
   }
 
   /** The job's manual processing-time clock, created when a TestStream needs one. */
@@ -78,6 +89,15 @@ public final class TranslationContext {
     return options;
   }
 
+  /** {@code node} as an applied transform of the pipeline being translated. */
+  public AppliedPTransform<?, ?, ?> appliedTransform(TransformHierarchy.Node node) {
+    return node.toAppliedPTransform(pipeline);
+  }
+
+  public CoderRegistry coderRegistry() {
+    return pipeline.getCoderRegistry();
+  }
+
   public int parallelism() {
     return options.getParallelism();
   }
@@ -86,9 +106,29 @@ public final class TranslationContext {
     return new OperatorMetrics(metrics, stepName);
   }
 
-  /** The state engine of a stateful step (the per-transform choice, else the default). */
-  public String stateEngineFor(String stepName) {
-    return stateEngines.getOrDefault(stepName, options.getStateBackend());
+  /**
+   * Records {@code stepName} as a stateful step of {@code kind} and returns its state engine (the
+   * per-transform choice, else the default). Only the translator creating a stateful step calls
+   * this, so the job's stateful steps are exactly the ones asked for.
+   */
+  public String stateEngineFor(String stepName, StatefulStep.Kind kind) {
+    String engine = stateBackends.engineFor(stepName);
+    statefulSteps.add(new StatefulStep(stepName, engine, kind));
+    return engine;
+  }
+
+  /** The stateful steps recorded so far, in translation (topological) order. */
+  List<StatefulStep> statefulSteps() {
+    return List.copyOf(statefulSteps);
+  }
+
+  /** Notes that a step groups by a synchronized-processing-time trigger. */
+  public void noteSynchronizedTimeTrigger() {
+    usesSynchronizedTime = true;
+  }
+
+  boolean usesSynchronizedTime() {
+    return usesSynchronizedTime;
   }
 
   public Producer producer(PCollection<?> pc) {
@@ -101,6 +141,12 @@ public final class TranslationContext {
 
   public void setProducer(PCollection<?> pc, Vertex vertex, OperatorNode op, int output) {
     producers.put(pc, new Producer(vertex, op, output));
+  }
+
+  /** Makes {@code op}'s only output the producer of {@code node}'s only output. */
+  public void produce(TransformHierarchy.Node node, OperatorNode op) {
+    op.declareOutputs(1);
+    setProducer(TransformNodes.onlyOutput(node), vertexOf(op), op, 0);
   }
 
   public void registerViewPanes(PCollectionView<?> view, PCollection<?> panes) {
@@ -158,7 +204,7 @@ public final class TranslationContext {
     Vertex v = graph.addVertex(name, parallelism());
     OperatorNode op = v.addOperator(name, factory);
     for (PCollection<?> in : inputs) {
-      connect(in, v, op, 0, EdgeKind.FORWARD, null);
+      connect(in, v, op, 0, EdgeKind.FORWARD);
     }
     return op;
   }
@@ -166,14 +212,12 @@ public final class TranslationContext {
   /** The head of a new chain whose main input arrives by key. */
   public OperatorNode addKeyed(
       String name, Supplier<? extends Operator> factory, PCollection<?> keyedInput) {
-    Vertex v = graph.addVertex(name, parallelism());
-    OperatorNode op = v.addOperator(name, factory);
-    connect(keyedInput, v, op, 0, EdgeKind.KEYED, keyExtractor(keyedInput));
-    return op;
+    Coder<?> keyCoder = keyCoderOf(keyedInput);
+    Producer p = producer(keyedInput);
+    return addKeyedFrom(name, factory, p.vertex(), p.operator(), p.output(), keyCoder);
   }
 
   /** The head of a new chain fed by key from an operator output that has no PCollection. */
-  @SuppressWarnings("unchecked")
   public OperatorNode addKeyedFrom(
       String name,
       Supplier<? extends Operator> factory,
@@ -183,18 +227,7 @@ public final class TranslationContext {
       Coder<?> keyCoder) {
     Vertex v = graph.addVertex(name, parallelism());
     OperatorNode op = v.addOperator(name, factory);
-    Coder<Object> kc = (Coder<Object>) keyCoder;
-    graph.connect(
-        fromVertex,
-        from,
-        output,
-        v,
-        op,
-        0,
-        EdgeKind.KEYED,
-        element ->
-            CoderUtils.encodeToByteArray(
-                kc, ((KV<?, ?>) ((WindowedValue<?>) element).getValue()).getKey()));
+    graph.connect(fromVertex, from, output, v, op, 0, EdgeKind.KEYED, byKey(keyCoder));
     return op;
   }
 
@@ -203,7 +236,7 @@ public final class TranslationContext {
       String name, Supplier<? extends Operator> factory, PCollection<?> input) {
     Vertex v = graph.addVertex(name, parallelism());
     OperatorNode op = v.addOperator(name, factory);
-    connect(input, v, op, 0, EdgeKind.FORWARD, null);
+    connect(input, v, op, 0, EdgeKind.FORWARD);
     return op;
   }
 
@@ -216,31 +249,31 @@ public final class TranslationContext {
         throw new IllegalStateException(
             "Side input " + views.get(i) + " was not materialized before its use");
       }
-      connect(panes, v, op, i + 1, EdgeKind.BROADCAST, null);
+      connect(panes, v, op, i + 1, EdgeKind.BROADCAST);
     }
   }
 
-  private void connect(
-      PCollection<?> in,
-      Vertex target,
-      OperatorNode op,
-      int port,
-      EdgeKind kind,
-      KeyExtractor extractor) {
+  /** An unkeyed edge from {@code in}'s producer (keyed edges go through {@link #addKeyedFrom}). */
+  private void connect(PCollection<?> in, Vertex target, OperatorNode op, int port, EdgeKind kind) {
     Producer p = producer(in);
-    graph.connect(p.vertex(), p.operator(), p.output(), target, op, port, kind, extractor);
+    graph.connect(p.vertex(), p.operator(), p.output(), target, op, port, kind, null);
   }
 
-  @SuppressWarnings("unchecked")
-  static KeyExtractor keyExtractor(PCollection<?> keyedInput) {
+  private static Coder<?> keyCoderOf(PCollection<?> keyedInput) {
     Coder<?> coder = keyedInput.getCoder();
     if (!(coder instanceof KvCoder<?, ?> kv)) {
       throw new IllegalArgumentException(
           "A keyed step needs KV input with a KvCoder, but " + keyedInput + " has coder " + coder);
     }
-    Coder<Object> keyCoder = (Coder<Object>) kv.getKeyCoder();
+    return kv.getKeyCoder();
+  }
+
+  /** Routes a windowed KV by its encoded key, so equal keys meet in one parallel instance. */
+  @SuppressWarnings("unchecked")
+  private static KeyExtractor byKey(Coder<?> keyCoder) {
+    Coder<Object> kc = (Coder<Object>) keyCoder;
     return element ->
         CoderUtils.encodeToByteArray(
-            keyCoder, ((KV<?, ?>) ((WindowedValue<?>) element).getValue()).getKey());
+            kc, ((KV<?, ?>) ((WindowedValue<?>) element).getValue()).getKey());
   }
 }

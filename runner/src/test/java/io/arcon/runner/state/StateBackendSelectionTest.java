@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.TestArconRunner;
+import io.arcon.runner.translation.PipelineTranslator;
+import io.arcon.runner.translation.StatefulStep;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -16,10 +18,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
@@ -85,7 +89,8 @@ class StateBackendSelectionTest {
   void findsEveryStatefulTransformByFullName() {
     Pipeline p = pipeline(options(), null);
     assertEquals(
-        List.of(RUNNING_SUM, STATE_FILES, GROUP, COUNT), withoutAsserts(StatefulTransforms.of(p)));
+        List.of(RUNNING_SUM, STATE_FILES, GROUP, COUNT),
+        withoutAsserts(List.copyOf(engines(p).keySet())));
   }
 
   @Test
@@ -96,8 +101,7 @@ class StateBackendSelectionTest {
                 "--stateBackend=rocksdb",
                 "--stateBackends=StateFiles=lmdb,*Sum*=heap,State*=heap,Count*=lmdb"),
             null);
-    Map<String, String> engines =
-        withoutAsserts(StateBackendSelection.select(p, (ArconPipelineOptions) p.getOptions()));
+    Map<String, String> engines = withoutAsserts(engines(p));
     assertEquals(
         Map.of(RUNNING_SUM, "heap", STATE_FILES, "lmdb", GROUP, "rocksdb", COUNT, "lmdb"), engines);
   }
@@ -185,12 +189,23 @@ class StateBackendSelectionTest {
 
   @Test
   void heapIsTheDefault(@TempDir Path stateDir) {
-    Pipeline p = pipeline(options("--stateDir=" + stateDir), stateDir, "[]");
     Map<String, String> engines =
-        withoutAsserts(StateBackendSelection.select(p, (ArconPipelineOptions) p.getOptions()));
+        withoutAsserts(engines(pipeline(options("--stateDir=" + stateDir), stateDir, "[]")));
     assertEquals(
         Map.of(RUNNING_SUM, "heap", STATE_FILES, "heap", GROUP, "heap", COUNT, "heap"), engines);
-    p.run().waitUntilFinish();
+    pipeline(options("--stateDir=" + stateDir), stateDir, "[]").run().waitUntilFinish();
+  }
+
+  /** The engine of each stateful transform, by full name, as translation chose them. */
+  private static Map<String, String> engines(Pipeline p) {
+    Map<String, String> engines = new LinkedHashMap<>();
+    for (StatefulStep step :
+        PipelineTranslator.translate(
+                p, (ArconPipelineOptions) p.getOptions(), new MetricsContainerStepMap())
+            .statefulSteps()) {
+      engines.put(step.fullName(), step.engine());
+    }
+    return engines;
   }
 
   /** The transforms of this test without the GroupByKeys PAssert adds. */
@@ -199,7 +214,7 @@ class StateBackendSelectionTest {
   }
 
   private static Map<String, String> withoutAsserts(Map<String, String> engines) {
-    Map<String, String> kept = new java.util.LinkedHashMap<>(engines);
+    Map<String, String> kept = new LinkedHashMap<>(engines);
     kept.keySet().removeIf(n -> n.startsWith("PAssert$"));
     return kept;
   }

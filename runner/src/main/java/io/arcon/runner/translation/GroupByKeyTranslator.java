@@ -1,0 +1,36 @@
+package io.arcon.runner.translation;
+
+import io.arcon.runner.operators.GroupByKeyOperator;
+import org.apache.beam.runners.core.SystemReduceFn;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.runners.TransformHierarchy;
+import org.apache.beam.sdk.values.PCollection;
+
+/**
+ * A GroupByKey becomes a stateful {@link GroupByKeyOperator} heading a new chain fed by key. It is
+ * also where a synchronized-processing-time trigger shows up (see {@link
+ * SynchronizedTimeTriggers}).
+ */
+final class GroupByKeyTranslator implements TransformTranslator {
+
+  @Override
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public void translate(TransformHierarchy.Node node, TranslationContext ctx) {
+    PCollection<?> input = TransformNodes.onlyInput(node);
+    if (SynchronizedTimeTriggers.uses(input.getWindowingStrategy().getTrigger())) {
+      ctx.noteSynchronizedTimeTrigger();
+    }
+    KvCoder<?, ?> kv = (KvCoder<?, ?>) input.getCoder();
+    String name = node.getFullName();
+    GroupByKeyOperator.Spec spec =
+        new GroupByKeyOperator.Spec(
+            name,
+            ctx.options(),
+            kv.getKeyCoder(),
+            input.getWindowingStrategy(),
+            (SystemReduceFn) SystemReduceFn.buffering(kv.getValueCoder()),
+            ctx.stateEngineFor(name, StatefulStep.Kind.GROUP_BY_KEY),
+            ctx.metricsFor(name).withOutputs(TransformNodes.outputNames(node)));
+    ctx.produce(node, ctx.addKeyed(name, () -> new GroupByKeyOperator<>(spec), input));
+  }
+}
