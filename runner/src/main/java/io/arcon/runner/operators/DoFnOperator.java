@@ -3,7 +3,6 @@ package io.arcon.runner.operators;
 import io.arcon.runner.metrics.ElementCount;
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.state.KeyedTimer;
-import io.arcon.runtime.graph.KeyedElement;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.Output;
@@ -73,6 +72,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   private PushbackSideInputDoFnRunner<InT, OutT> pushbackRunner;
   private SideInputReadiness sideInputs;
   private KeyedStateContext<Object> keyed;
+  private byte[] currentKeyBytes;
   private final List<WindowedValue<InT>> pushedBack = new ArrayList<>();
   private long pushedBackHold = Long.MAX_VALUE;
   private long inputWatermark = Long.MIN_VALUE;
@@ -180,6 +180,12 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     }
   }
 
+  /** A stateful ParDo's input crossed a keyed edge: its state and timers are under these bytes. */
+  @Override
+  public void setCurrentKey(byte[] keyBytes) {
+    this.currentKeyBytes = keyBytes;
+  }
+
   @Override
   @SuppressWarnings("unchecked")
   public void processElement(int port, Object element) throws Exception {
@@ -187,16 +193,11 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       spec.metrics().scoped(() -> addSideInput(port, (WindowedValue<Iterable<?>>) element));
       return;
     }
-    WindowedValue<InT> value;
-    if (element instanceof KeyedElement ke) {
-      value = (WindowedValue<InT>) ke.element();
-      if (keyed != null) {
-        Object key = ((KV<?, ?>) value.getValue()).getKey();
-        keyed.setCurrentKey(ke.keyBytes(), key, value.getTimestamp());
-        keyed.setProcessingTime(context.currentProcessingTime());
-      }
-    } else {
-      value = (WindowedValue<InT>) element;
+    WindowedValue<InT> value = (WindowedValue<InT>) element;
+    if (keyed != null) {
+      Object key = ((KV<?, ?>) value.getValue()).getKey();
+      keyed.setCurrentKey(currentKeyBytes, key, value.getTimestamp());
+      keyed.setProcessingTime(context.currentProcessingTime());
     }
     ensureDoFnBundle();
     if (pushbackRunner != null) {

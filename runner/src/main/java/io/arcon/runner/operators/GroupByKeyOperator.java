@@ -3,7 +3,6 @@ package io.arcon.runner.operators;
 import io.arcon.runner.metrics.ElementCount;
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.state.KeyedTimer;
-import io.arcon.runtime.graph.KeyedElement;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.Output;
@@ -58,6 +57,7 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
   private final Spec<K, InT, OutT> spec;
   private OperatorContext context;
   private KeyedStateContext<K> keyed;
+  private byte[] currentKeyBytes;
   private DoFnRunner<KeyedWorkItem<K, InT>, KV<K, OutT>> runner;
   private long inputWatermark = Long.MIN_VALUE;
   private ElementCount[] outputCount;
@@ -124,13 +124,18 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
     runner.startBundle();
   }
 
+  /** The input crossed a keyed edge: its state and timers are under these bytes. */
+  @Override
+  public void setCurrentKey(byte[] keyBytes) {
+    this.currentKeyBytes = keyBytes;
+  }
+
   @Override
   @SuppressWarnings("unchecked")
   public void processElement(int port, Object element) {
-    KeyedElement ke = (KeyedElement) element;
-    WindowedValue<KV<K, InT>> value = (WindowedValue<KV<K, InT>>) ke.element();
+    WindowedValue<KV<K, InT>> value = (WindowedValue<KV<K, InT>>) element;
     K key = value.getValue().getKey();
-    keyed.setCurrentKey(ke.keyBytes(), key, value.getTimestamp());
+    keyed.setCurrentKey(currentKeyBytes, key, value.getTimestamp());
     keyed.setProcessingTime(context.currentProcessingTime());
     keyed.setSynchronizedProcessingTime(context.currentSynchronizedProcessingTime());
     KeyedWorkItem<K, InT> item =

@@ -2,7 +2,6 @@ package io.arcon.runner.operators;
 
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.state.KeyedTimer;
-import io.arcon.runtime.graph.KeyedElement;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.Output;
@@ -61,6 +60,7 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
   private final Spec<InT, OutT, RestT> spec;
   private OperatorContext context;
   private KeyedStateContext<byte[]> keyed;
+  private byte[] currentKeyBytes;
   private ProcessFnRunner<InT, OutT, RestT> runner;
   private SplittableParDoViaKeyedWorkItems.ProcessFn<InT, OutT, RestT, ?, ?> processFn;
   private SideInputReadiness sideInputs;
@@ -151,6 +151,14 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
     runner.startBundle();
   }
 
+  /**
+   * The work item was emitted keyed by {@link ToKeyedWorkItemOperator}: these are its key bytes.
+   */
+  @Override
+  public void setCurrentKey(byte[] keyBytes) {
+    this.currentKeyBytes = keyBytes;
+  }
+
   @Override
   @SuppressWarnings("unchecked")
   public void processElement(int port, Object element) throws Exception {
@@ -158,10 +166,9 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
       spec.metrics().scoped(() -> addSideInput(port, (WindowedValue<Iterable<?>>) element));
       return;
     }
-    KeyedElement ke = (KeyedElement) element;
     WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>> item =
-        (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>>) ke.element();
-    keyed.setCurrentKey(ke.keyBytes(), item.getValue().key(), item.getTimestamp());
+        (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>>) element;
+    keyed.setCurrentKey(currentKeyBytes, item.getValue().key(), item.getTimestamp());
     keyed.setProcessingTime(context.currentProcessingTime());
     for (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>> pushed :
         runner.processElementInReadyWindows(item)) {

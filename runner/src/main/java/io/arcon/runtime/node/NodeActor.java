@@ -294,7 +294,7 @@ public final class NodeActor extends AbstractActor {
       int[] ports = chainPorts[outputIndex];
       try {
         for (int i = 0; i < targetOps.length; i++) {
-          ops[targetOps[i]].processElement(ports[i], element);
+          deliver(ops[targetOps[i]], ports[i], element);
         }
         for (Edge e : edges[outputIndex]) {
           sendOnEdge(e, element);
@@ -305,6 +305,20 @@ public final class NodeActor extends AbstractActor {
         throw new NodeException(ex);
       }
     };
+  }
+
+  /**
+   * Hands one element to an operator. A keyed element (from a keyed edge, or emitted keyed inside
+   * the chain) first sets the operator's current key, as Flink's {@code setKeyContextElement} does;
+   * the operator gets the element without its wrapper.
+   */
+  private static void deliver(Operator op, int port, Object element) throws Exception {
+    if (element instanceof KeyedElement keyed) {
+      op.setCurrentKey(keyed.keyBytes());
+      op.processElement(port, keyed.element());
+    } else {
+      op.processElement(port, element);
+    }
   }
 
   private void sendOnEdge(Edge e, Object element) throws Exception {
@@ -413,7 +427,7 @@ public final class NodeActor extends AbstractActor {
       int port = channelTargetPort[ch];
       Object[] elements = batch.elements();
       for (int i = 0; i < batch.size(); i++) {
-        op.processElement(port, elements[i]);
+        deliver(op, port, elements[i]);
       }
       bundleElements += batch.size();
       if (syncTime != null) {
