@@ -1,11 +1,16 @@
 /**
- * The state-backend SPI and its registry ({@link io.arcon.state.StateBackends}).
+ * The state-backend SPI, its registry ({@link io.arcon.state.StateBackends}) and the table registry
+ * every engine keeps its named tables in ({@link io.arcon.state.TableRegistry}).
  *
  * <p>Engines, all meeting the same contract (checked by one conformance suite):
  *
  * <ul>
- *   <li>{@code heap} ({@link io.arcon.state.heap}): TreeMaps in memory; fastest; nothing on disk
- *       but snapshots; a killed process keeps nothing, recovery is from the last snapshot.
+ *   <li>{@code heap} ({@link io.arcon.state.heap}): per table, an open-addressing hash index in
+ *       memory ({@code SlabHashMap}: linear probing over 64-byte cells that hold small key-value
+ *       pairs inline, larger ones in big {@code byte[]} slab chunks, lists as growable framed
+ *       buffers), plus the keys' unsigned order for scans, built only when a scan asks for it
+ *       ({@code HeapIndex}); fastest; nothing on disk but snapshots; a killed process keeps
+ *       nothing, recovery is from the last snapshot.
  *   <li>{@code rocksdb} ({@link io.arcon.state.rocksdb}): LSM tree, one column family per table,
  *       write-ahead log off. After a kill, reopening the directory finds every write made before
  *       the last {@code flush()}, snapshot or clean close (plus memtables RocksDB flushed on its

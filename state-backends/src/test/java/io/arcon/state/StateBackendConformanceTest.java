@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -108,6 +109,18 @@ public abstract class StateBackendConformanceTest {
     // A table named like an engine-internal name is still just a table.
     backend.table("default").put(b(5), b(5));
     assertArrayEquals(b(5), backend.table("default").get(b(5)));
+  }
+
+  @Test
+  void aTableIsCreatedOnceAndNeedsANonEmptyName() {
+    StateTable a = backend.table("a");
+    assertSame(a, backend.table("a"), "asking again returns the table created first");
+    for (String bad : Arrays.asList("", null)) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> backend.table(bad));
+      assertEquals("A state table needs a non-empty name", e.getMessage());
+    }
+    assertEquals(List.of("a"), List.copyOf(backend.tableNames()), "a refused name leaves no table");
   }
 
   @Test

@@ -1,11 +1,12 @@
 package io.arcon.runner.metrics;
 
-import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.apache.beam.runners.core.DoFnRunner;
 import org.apache.beam.runners.core.metrics.MetricsContainerImpl;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
+import org.apache.beam.sdk.metrics.MetricsContainer;
 import org.apache.beam.sdk.metrics.MetricsEnvironment;
 
 /**
@@ -67,16 +68,48 @@ public final class OperatorMetrics {
     return container;
   }
 
-  /** Work that may report metrics. */
+  /** Work that may report metrics and returns a result. */
   @FunctionalInterface
   public interface Work<T> {
     T run() throws Exception;
   }
 
-  /** Runs {@code work} with this step's container as the thread's current metrics container. */
+  /** Work that may report metrics. */
+  @FunctionalInterface
+  public interface Action {
+    void run() throws Exception;
+  }
+
+  /**
+   * Runs {@code work} with this step's container as the thread's current metrics container, and
+   * gives the previous container back after. For user code that runs outside the step's {@link
+   * DoFnRunner} (see {@link #scoped(DoFnRunner)}): DoFn setup and teardown, side-input bookkeeping,
+   * bundle-finalization callbacks, combine functions, sources.
+   */
   public <T> T scoped(Work<T> work) throws Exception {
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(container)) {
+    MetricsContainer previous = MetricsEnvironment.setCurrentContainer(container);
+    try {
       return work.run();
+    } finally {
+      MetricsEnvironment.setCurrentContainer(previous);
     }
+  }
+
+  /** {@link #scoped(Work)} for work without a result. */
+  public void scoped(Action work) throws Exception {
+    MetricsContainer previous = MetricsEnvironment.setCurrentContainer(container);
+    try {
+      work.run();
+    } finally {
+      MetricsEnvironment.setCurrentContainer(previous);
+    }
+  }
+
+  /**
+   * {@code runner}, with every call (bundles, elements, timers, window expiration) running in this
+   * step's metrics container. Wrap the outermost runner; build pushback runners over the result.
+   */
+  public <InT, OutT> DoFnRunner<InT, OutT> scoped(DoFnRunner<InT, OutT> runner) {
+    return new MetricsScopedDoFnRunner<>(runner, container);
   }
 }

@@ -2,23 +2,18 @@ package io.arcon.runner.operators;
 
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runtime.operator.OperatorContext;
-import io.arcon.runtime.operator.SourceOperator;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.io.BoundedSource;
 import org.apache.beam.sdk.options.PipelineOptions;
-import org.apache.beam.sdk.values.WindowedValues;
 
 /**
  * Primitive bounded Read: the source is split once at start into about one split per instance (more
  * when the source splits finer); instance i reads splits i, i+p, i+2p, ... one after the other. The
  * watermark stays at its minimum until every split is read.
  */
-public final class BoundedReadSource<T> implements SourceOperator {
+public final class BoundedReadSource<T> extends ReadSource {
   private final BoundedSource<T> source;
-  private final PipelineOptions options;
-  private final OperatorMetrics metrics;
-  private OperatorContext context;
   private final List<BoundedSource<T>> mySplits = new ArrayList<>();
   private int nextSplit;
   private BoundedSource.BoundedReader<T> reader;
@@ -27,23 +22,12 @@ public final class BoundedReadSource<T> implements SourceOperator {
 
   public BoundedReadSource(
       BoundedSource<T> source, PipelineOptions options, OperatorMetrics metrics) {
+    super(options, metrics);
     this.source = source;
-    this.options = options;
-    this.metrics = metrics;
   }
 
   @Override
-  public void open(OperatorContext ctx) throws Exception {
-    this.context = ctx;
-    // Sources may report metrics while splitting, too.
-    metrics.scoped(
-        () -> {
-          openScoped(ctx);
-          return null;
-        });
-  }
-
-  private void openScoped(OperatorContext ctx) throws Exception {
+  void openReaders(OperatorContext ctx) throws Exception {
     List<? extends BoundedSource<T>> splits = split(source, options, ctx.parallelism());
     for (int i = ctx.instanceIndex(); i < splits.size(); i += ctx.parallelism()) {
       mySplits.add(splits.get(i));
@@ -62,11 +46,7 @@ public final class BoundedReadSource<T> implements SourceOperator {
   }
 
   @Override
-  public PollResult poll(int maxElements) throws Exception {
-    return metrics.scoped(() -> pollScoped(maxElements));
-  }
-
-  private PollResult pollScoped(int maxElements) throws Exception {
+  PollResult read(int maxElements) throws Exception {
     int emitted = 0;
     while (emitted < maxElements) {
       if (reader == null) {
@@ -84,12 +64,7 @@ public final class BoundedReadSource<T> implements SourceOperator {
         reader = null;
         continue;
       }
-      context
-          .output()
-          .emit(
-              0,
-              WindowedValues.timestampedValueInGlobalWindow(
-                  reader.getCurrent(), reader.getCurrentTimestamp()));
+      emitCurrent(reader);
       emitted++;
     }
     return PollResult.MORE;

@@ -3,11 +3,9 @@ package io.arcon.runner.operators;
 import io.arcon.runner.metrics.ElementCount;
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.state.KeyedTimer;
-import io.arcon.runtime.graph.KeyedElement;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.Output;
-import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,16 +16,12 @@ import org.apache.beam.runners.core.NullSideInputReader;
 import org.apache.beam.runners.core.PushbackSideInputDoFnRunner;
 import org.apache.beam.runners.core.SideInputHandler;
 import org.apache.beam.runners.core.SimplePushbackSideInputDoFnRunner;
-import org.apache.beam.runners.core.StateInternals;
 import org.apache.beam.runners.core.StateNamespace;
 import org.apache.beam.runners.core.StateNamespaces;
 import org.apache.beam.runners.core.StatefulDoFnRunner;
 import org.apache.beam.runners.core.StepContext;
-import org.apache.beam.runners.core.TimerInternals;
 import org.apache.beam.runners.core.TimerInternals.TimerData;
-import org.apache.beam.runners.core.metrics.MetricsContainerImpl;
 import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.metrics.MetricsEnvironment;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.DoFnSchemaInformation;
@@ -74,11 +68,11 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   private OperatorContext context;
   private DoFn<InT, OutT> fn;
   private DoFnInvoker<InT, OutT> invoker;
-  private MetricsContainerImpl metricsContainer;
   private DoFnRunner<InT, OutT> runner;
   private PushbackSideInputDoFnRunner<InT, OutT> pushbackRunner;
   private SideInputReadiness sideInputs;
   private KeyedStateContext<Object> keyed;
+  private byte[] currentKeyBytes;
   private final List<WindowedValue<InT>> pushedBack = new ArrayList<>();
   private long pushedBackHold = Long.MAX_VALUE;
   private long inputWatermark = Long.MIN_VALUE;
@@ -95,11 +89,8 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   @SuppressWarnings({"unchecked", "rawtypes"})
   public void open(OperatorContext ctx) throws Exception {
     this.context = ctx;
-    this.metricsContainer = spec.metrics().container();
     this.fn = SerializableUtils.clone(spec.fn());
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      this.invoker = DoFnInvokers.tryInvokeSetupFor(fn, spec.options());
-    }
+    this.invoker = spec.metrics().scoped(() -> DoFnInvokers.tryInvokeSetupFor(fn, spec.options()));
     Output output = ctx.output();
     Map<TupleTag<?>, Integer> indexes = spec.outputIndexes();
     this.outputCounts = spec.metrics().outputElementCounts(indexes.size());
@@ -117,8 +108,6 @@ public final class DoFnOperator<InT, OutT> implements Operator {
           }
         };
 
-    StateInternals stateInternals;
-    TimerInternals timerInternals;
     if (spec.stateful()) {
       keyed =
           new KeyedStateContext<>(
@@ -126,37 +115,8 @@ public final class DoFnOperator<InT, OutT> implements Operator {
               ctx.stateDirectory(),
               (Coder<Object>) spec.keyCoder(),
               spec.windowingStrategy().getWindowFn().windowCoder());
-      stateInternals = keyed.stateInternals;
-      timerInternals = keyed.timerInternals;
-    } else {
-      stateInternals = null;
-      timerInternals = null;
     }
-    StepContext stepContext =
-        new StepContext() {
-          @Override
-          public StateInternals stateInternals() {
-            if (stateInternals == null) {
-              throw new UnsupportedOperationException(
-                  spec.stepName() + " uses state but its input is not keyed");
-            }
-            return stateInternals;
-          }
-
-          @Override
-          public TimerInternals timerInternals() {
-            if (timerInternals == null) {
-              throw new UnsupportedOperationException(
-                  spec.stepName() + " uses timers but its input is not keyed");
-            }
-            return timerInternals;
-          }
-
-          @Override
-          public DoFn.BundleFinalizer bundleFinalizer() {
-            return finalizers;
-          }
-        };
+    StepContext stepContext = new KeyedStepContext(spec.stepName(), keyed, finalizers);
 
     if (!spec.sideInputs().isEmpty()) {
       sideInputs =
@@ -188,14 +148,15 @@ public final class DoFnOperator<InT, OutT> implements Operator {
               stepContext,
               spec.windowingStrategy(),
               new StatefulDoFnRunner.TimeInternalsCleanupTimer<>(
-                  timerInternals, spec.windowingStrategy()),
-              new StatefulDoFnRunner.StateInternalsStateCleaner<>(fn, stateInternals, windowCoder),
+                  keyed.timerInternals, spec.windowingStrategy()),
+              new StatefulDoFnRunner.StateInternalsStateCleaner<>(
+                  fn, keyed.stateInternals, windowCoder),
               spec.requiresTimeSortedInput());
     }
-    runner = simple;
+    runner = spec.metrics().scoped(simple);
     if (sideInputs != null) {
       pushbackRunner =
-          SimplePushbackSideInputDoFnRunner.create(simple, spec.sideInputs(), sideInputs);
+          SimplePushbackSideInputDoFnRunner.create(runner, spec.sideInputs(), sideInputs);
     }
   }
 
@@ -219,39 +180,41 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     }
   }
 
+  /** A stateful ParDo's input crossed a keyed edge: its state and timers are under these bytes. */
+  @Override
+  public void setCurrentKey(byte[] keyBytes) {
+    this.currentKeyBytes = keyBytes;
+  }
+
   @Override
   @SuppressWarnings("unchecked")
   public void processElement(int port, Object element) throws Exception {
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      if (port > 0) {
-        PCollectionView<?> view = spec.sideInputs().get(port - 1);
-        sideInputs.add(view, (WindowedValue<Iterable<?>>) element);
-        retryPushedBack();
-        if (lastInputWatermark != Long.MIN_VALUE) {
-          advanceWatermark(lastInputWatermark);
-        }
-        return;
+    if (port > 0) {
+      spec.metrics().scoped(() -> addSideInput(port, (WindowedValue<Iterable<?>>) element));
+      return;
+    }
+    WindowedValue<InT> value = (WindowedValue<InT>) element;
+    if (keyed != null) {
+      Object key = ((KV<?, ?>) value.getValue()).getKey();
+      keyed.setCurrentKey(currentKeyBytes, key, value.getTimestamp());
+      keyed.setProcessingTime(context.currentProcessingTime());
+    }
+    ensureDoFnBundle();
+    if (pushbackRunner != null) {
+      for (WindowedValue<InT> pushed : pushbackRunner.processElementInReadyWindows(value)) {
+        pushedBack.add(pushed);
+        pushedBackHold = Math.min(pushedBackHold, pushed.getTimestamp().getMillis());
       }
-      WindowedValue<InT> value;
-      if (element instanceof KeyedElement ke) {
-        value = (WindowedValue<InT>) ke.element();
-        if (keyed != null) {
-          Object key = ((KV<?, ?>) value.getValue()).getKey();
-          keyed.setCurrentKey(ke.keyBytes(), key, value.getTimestamp());
-          keyed.setProcessingTime(context.currentProcessingTime());
-        }
-      } else {
-        value = (WindowedValue<InT>) element;
-      }
-      ensureDoFnBundle();
-      if (pushbackRunner != null) {
-        for (WindowedValue<InT> pushed : pushbackRunner.processElementInReadyWindows(value)) {
-          pushedBack.add(pushed);
-          pushedBackHold = Math.min(pushedBackHold, pushed.getTimestamp().getMillis());
-        }
-      } else {
-        runner.processElement(value);
-      }
+    } else {
+      runner.processElement(value);
+    }
+  }
+
+  private void addSideInput(int port, WindowedValue<Iterable<?>> pane) throws Exception {
+    sideInputs.add(spec.sideInputs().get(port - 1), pane);
+    retryPushedBack();
+    if (lastInputWatermark != Long.MIN_VALUE) {
+      advanceWatermark(lastInputWatermark);
     }
   }
 
@@ -274,10 +237,12 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   @Override
   public void advancePortWatermark(int port, long watermark) throws Exception {
     if (port > 0 && sideInputs != null) {
-      try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-        sideInputs.advanceWatermark(spec.sideInputs().get(port - 1), watermark);
-        retryPushedBack();
-      }
+      spec.metrics()
+          .scoped(
+              () -> {
+                sideInputs.advanceWatermark(spec.sideInputs().get(port - 1), watermark);
+                retryPushedBack();
+              });
       advanceWatermark(lastInputWatermark);
     }
   }
@@ -292,9 +257,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     lastInputWatermark = Math.max(lastInputWatermark, watermark);
     if (watermark == Long.MAX_VALUE && !pushedBack.isEmpty()) {
       // Every input, side inputs included, has ended: each pushed-back window is readable now.
-      try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-        retryPushedBack();
-      }
+      retryPushedBack();
     }
     long effective = Math.min(lastInputWatermark, pushedBackHold);
     if (effective <= inputWatermark) {
@@ -304,9 +267,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     if (keyed == null) {
       return;
     }
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      keyed.fireEventTimers(effective, context.currentProcessingTime(), this::fire);
-    }
+    keyed.fireEventTimers(effective, context.currentProcessingTime(), this::fire);
   }
 
   @Override
@@ -314,9 +275,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     if (keyed == null) {
       return;
     }
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      keyed.fireProcessingTimers(inputWatermark, nowMillis, this::fire);
-    }
+    keyed.fireProcessingTimers(inputWatermark, nowMillis, this::fire);
   }
 
   @Override
@@ -362,14 +321,12 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       return;
     }
     doFnBundleStarted = false;
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      if (pushbackRunner != null) {
-        pushbackRunner.finishBundle();
-      } else {
-        runner.finishBundle();
-      }
-      finalizers.finalizeBundle();
+    if (pushbackRunner != null) {
+      pushbackRunner.finishBundle();
+    } else {
+      runner.finishBundle();
     }
+    spec.metrics().scoped(finalizers::finalizeBundle);
     OperatorMetrics.flush(outputCounts);
   }
 
@@ -377,9 +334,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   public void endOfInput() throws Exception {
     if (!pushedBack.isEmpty()) {
       // Every side input has ended by now, so each pushed-back window reads its final value.
-      try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-        retryPushedBack();
-      }
+      retryPushedBack();
       if (!pushedBack.isEmpty()) {
         throw new IllegalStateException(
             spec.stepName()
@@ -394,9 +349,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   public void close() throws Exception {
     try {
       if (invoker != null) {
-        try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-          invoker.invokeTeardown();
-        }
+        spec.metrics().scoped(invoker::invokeTeardown);
       }
     } finally {
       if (keyed != null) {

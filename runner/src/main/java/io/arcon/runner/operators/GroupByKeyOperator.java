@@ -3,11 +3,9 @@ package io.arcon.runner.operators;
 import io.arcon.runner.metrics.ElementCount;
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.state.KeyedTimer;
-import io.arcon.runtime.graph.KeyedElement;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.Output;
-import java.io.Closeable;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,13 +18,9 @@ import org.apache.beam.runners.core.GroupAlsoByWindowViaWindowSetNewDoFn;
 import org.apache.beam.runners.core.KeyedWorkItem;
 import org.apache.beam.runners.core.KeyedWorkItems;
 import org.apache.beam.runners.core.NullSideInputReader;
-import org.apache.beam.runners.core.StateInternals;
 import org.apache.beam.runners.core.StepContext;
 import org.apache.beam.runners.core.SystemReduceFn;
-import org.apache.beam.runners.core.TimerInternals;
-import org.apache.beam.runners.core.metrics.MetricsContainerImpl;
 import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.metrics.MetricsEnvironment;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.state.TimeDomain;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -62,8 +56,8 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
 
   private final Spec<K, InT, OutT> spec;
   private OperatorContext context;
-  private MetricsContainerImpl metricsContainer;
   private KeyedStateContext<K> keyed;
+  private byte[] currentKeyBytes;
   private DoFnRunner<KeyedWorkItem<K, InT>, KV<K, OutT>> runner;
   private long inputWatermark = Long.MIN_VALUE;
   private ElementCount[] outputCount;
@@ -76,7 +70,6 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
   @SuppressWarnings({"unchecked", "rawtypes"})
   public void open(OperatorContext ctx) {
     this.context = ctx;
-    this.metricsContainer = spec.metrics().container();
     WindowingStrategy<?, BoundedWindow> ws =
         (WindowingStrategy<?, BoundedWindow>) spec.windowingStrategy();
     keyed =
@@ -107,18 +100,7 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
             spec.reduceFn(),
             receiver,
             mainTag);
-    StepContext stepContext =
-        new StepContext() {
-          @Override
-          public StateInternals stateInternals() {
-            return keyed.stateInternals;
-          }
-
-          @Override
-          public TimerInternals timerInternals() {
-            return keyed.timerInternals;
-          }
-        };
+    StepContext stepContext = new KeyedStepContext(spec.stepName(), keyed, null);
     DoFnRunner<KeyedWorkItem<K, InT>, KV<K, OutT>> simple =
         DoFnRunners.simpleRunner(
             spec.options(),
@@ -133,57 +115,55 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
             ws,
             DoFnSchemaInformation.create(),
             Collections.emptyMap());
-    runner = DoFnRunners.lateDataDroppingRunner(simple, keyed.timerInternals, ws);
+    runner =
+        spec.metrics().scoped(DoFnRunners.lateDataDroppingRunner(simple, keyed.timerInternals, ws));
   }
 
   @Override
-  public void startBundle() throws Exception {
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      runner.startBundle();
-    }
+  public void startBundle() {
+    runner.startBundle();
+  }
+
+  /** The input crossed a keyed edge: its state and timers are under these bytes. */
+  @Override
+  public void setCurrentKey(byte[] keyBytes) {
+    this.currentKeyBytes = keyBytes;
   }
 
   @Override
   @SuppressWarnings("unchecked")
-  public void processElement(int port, Object element) throws Exception {
-    KeyedElement ke = (KeyedElement) element;
-    WindowedValue<KV<K, InT>> value = (WindowedValue<KV<K, InT>>) ke.element();
+  public void processElement(int port, Object element) {
+    WindowedValue<KV<K, InT>> value = (WindowedValue<KV<K, InT>>) element;
     K key = value.getValue().getKey();
-    keyed.setCurrentKey(ke.keyBytes(), key, value.getTimestamp());
+    keyed.setCurrentKey(currentKeyBytes, key, value.getTimestamp());
     keyed.setProcessingTime(context.currentProcessingTime());
     keyed.setSynchronizedProcessingTime(context.currentSynchronizedProcessingTime());
     KeyedWorkItem<K, InT> item =
         KeyedWorkItems.elementsWorkItem(key, List.of(value.withValue(value.getValue().getValue())));
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      runner.processElement(WindowedValues.valueInGlobalWindow(item));
-    }
+    runner.processElement(WindowedValues.valueInGlobalWindow(item));
   }
 
   @Override
-  public void advanceWatermark(long watermark) throws Exception {
+  public void advanceWatermark(long watermark) {
     if (watermark <= inputWatermark) {
       return;
     }
     inputWatermark = watermark;
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      keyed.setWatermarks(
-          watermark,
-          new Instant(context.currentProcessingTime()),
-          new Instant(context.currentSynchronizedProcessingTime()));
-      fireDue(() -> keyed.pollEventTimer(watermark));
-    }
+    keyed.setWatermarks(
+        watermark,
+        new Instant(context.currentProcessingTime()),
+        new Instant(context.currentSynchronizedProcessingTime()));
+    fireDue(() -> keyed.pollEventTimer(watermark));
   }
 
   @Override
-  public void advanceProcessingTime(long nowMillis) throws Exception {
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      long synchronizedMillis = context.currentSynchronizedProcessingTime();
-      keyed.setWatermarks(inputWatermark, new Instant(nowMillis), new Instant(synchronizedMillis));
-      // Triggers fire once (synchronized) processing time is strictly after their delay
-      // (isAfter), as in runners-core's InMemoryTimerInternals; a timer delivered at exactly its
-      // time would be consumed without firing the pane, so only timers before now are due.
-      fireDue(() -> keyed.pollProcessingTimer(nowMillis - 1, synchronizedMillis - 1));
-    }
+  public void advanceProcessingTime(long nowMillis) {
+    long synchronizedMillis = context.currentSynchronizedProcessingTime();
+    keyed.setWatermarks(inputWatermark, new Instant(nowMillis), new Instant(synchronizedMillis));
+    // Triggers fire once (synchronized) processing time is strictly after their delay
+    // (isAfter), as in runners-core's InMemoryTimerInternals; a timer delivered at exactly its
+    // time would be consumed without firing the pane, so only timers before now are due.
+    fireDue(() -> keyed.pollProcessingTimer(nowMillis - 1, synchronizedMillis - 1));
   }
 
   /**
@@ -243,10 +223,8 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
   }
 
   @Override
-  public void finishBundle() throws Exception {
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      runner.finishBundle();
-    }
+  public void finishBundle() {
+    runner.finishBundle();
     OperatorMetrics.flush(outputCount);
   }
 

@@ -18,6 +18,7 @@ import org.joda.time.Instant;
 /**
  * The keyed state and timers of one stateful operator instance, all stored in one state backend:
  * Beam state through {@link BackendStateInternals}, timers through {@link BackendTimerStore}.
+ * Runners-core sees them through the operator's {@link KeyedStepContext}.
  */
 final class KeyedStateContext<K> implements AutoCloseable {
   private final StateBackend backend;

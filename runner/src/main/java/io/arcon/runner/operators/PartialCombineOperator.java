@@ -4,12 +4,10 @@ import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.Output;
-import java.io.Closeable;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.metrics.MetricsEnvironment;
 import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
@@ -109,22 +107,24 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
     Object structuralKey =
         keyIsStructural ? key : ByteBuffer.wrap(CoderUtils.encodeToByteArray(keyCoder, key));
     minTimestamp = Math.min(minTimestamp, value.getTimestamp().getMillis());
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metrics.container())) {
-      for (BoundedWindow window : value.getWindows()) {
-        Slot slot = new Slot(structuralKey, window);
-        Partial<K, AccT> partial = table.get(slot);
-        if (partial == null) {
-          AccT acc = combineFn.addInput(combineFn.createAccumulator(), value.getValue().getValue());
-          table.put(slot, new Partial<>(key, acc, value.getTimestamp()));
-        } else {
-          partial.accumulator =
-              combineFn.addInput(partial.accumulator, value.getValue().getValue());
-          partial.timestamp = timestampCombiner.combine(partial.timestamp, value.getTimestamp());
-        }
-      }
-    }
+    metrics.scoped(() -> addInput(key, structuralKey, value));
     if (table.size() >= MAX_ENTRIES) {
       flush();
+    }
+  }
+
+  /** Folds the input into the accumulator of each of its windows (user code: the CombineFn). */
+  private void addInput(K key, Object structuralKey, WindowedValue<KV<K, InT>> value) {
+    for (BoundedWindow window : value.getWindows()) {
+      Slot slot = new Slot(structuralKey, window);
+      Partial<K, AccT> partial = table.get(slot);
+      if (partial == null) {
+        AccT acc = combineFn.addInput(combineFn.createAccumulator(), value.getValue().getValue());
+        table.put(slot, new Partial<>(key, acc, value.getTimestamp()));
+      } else {
+        partial.accumulator = combineFn.addInput(partial.accumulator, value.getValue().getValue());
+        partial.timestamp = timestampCombiner.combine(partial.timestamp, value.getTimestamp());
+      }
     }
   }
 
@@ -132,20 +132,23 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
     if (table.isEmpty()) {
       return;
     }
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metrics.container())) {
-      for (Map.Entry<Slot, Partial<K, AccT>> e : table.entrySet()) {
-        Partial<K, AccT> p = e.getValue();
-        output.emit(
-            0,
-            WindowedValues.of(
-                KV.of(p.key, combineFn.compact(p.accumulator)),
-                p.timestamp,
-                e.getKey().window,
-                PaneInfo.NO_FIRING));
-      }
-    }
+    metrics.scoped(this::emitPartials);
     table.clear();
     minTimestamp = Long.MAX_VALUE;
+  }
+
+  /** Emits every buffered accumulator, compacted (user code: the CombineFn). */
+  private void emitPartials() {
+    for (Map.Entry<Slot, Partial<K, AccT>> e : table.entrySet()) {
+      Partial<K, AccT> p = e.getValue();
+      output.emit(
+          0,
+          WindowedValues.of(
+              KV.of(p.key, combineFn.compact(p.accumulator)),
+              p.timestamp,
+              e.getKey().window,
+              PaneInfo.NO_FIRING));
+    }
   }
 
   @Override

@@ -2,16 +2,15 @@ package io.arcon.runner.operators;
 
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.state.KeyedTimer;
-import io.arcon.runtime.graph.KeyedElement;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.Output;
-import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import org.apache.beam.runners.core.DoFnRunner;
 import org.apache.beam.runners.core.DoFnRunners;
 import org.apache.beam.runners.core.InMemoryStateInternals;
 import org.apache.beam.runners.core.KeyedWorkItem;
@@ -20,13 +19,9 @@ import org.apache.beam.runners.core.OutputAndTimeBoundedSplittableProcessElement
 import org.apache.beam.runners.core.ProcessFnRunner;
 import org.apache.beam.runners.core.SideInputHandler;
 import org.apache.beam.runners.core.SplittableParDoViaKeyedWorkItems;
-import org.apache.beam.runners.core.StateInternals;
 import org.apache.beam.runners.core.StepContext;
-import org.apache.beam.runners.core.TimerInternals;
-import org.apache.beam.runners.core.metrics.MetricsContainerImpl;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.metrics.MetricsEnvironment;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.DoFnSchemaInformation;
@@ -64,8 +59,8 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
 
   private final Spec<InT, OutT, RestT> spec;
   private OperatorContext context;
-  private MetricsContainerImpl metricsContainer;
   private KeyedStateContext<byte[]> keyed;
+  private byte[] currentKeyBytes;
   private ProcessFnRunner<InT, OutT, RestT> runner;
   private SplittableParDoViaKeyedWorkItems.ProcessFn<InT, OutT, RestT, ?, ?> processFn;
   private SideInputReadiness sideInputs;
@@ -83,7 +78,6 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
   @SuppressWarnings({"unchecked", "rawtypes"})
   public void open(OperatorContext ctx) throws Exception {
     this.context = ctx;
-    this.metricsContainer = spec.metrics().container();
     // Each parallel instance owns its DoFn: lifecycle methods run once per instance.
     DoFn<InT, OutT> fn = org.apache.beam.sdk.util.SerializableUtils.clone(spec.transform().getFn());
     processFn = spec.transform().newProcessFn(fn);
@@ -132,31 +126,13 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
             MAX_OUTPUTS_PER_CALL,
             MAX_DURATION_PER_CALL,
             () -> finalizers));
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      processFn.setup(spec.options());
-    }
-    StepContext stepContext =
-        new StepContext() {
-          @Override
-          public StateInternals stateInternals() {
-            return keyed.stateInternals;
-          }
-
-          @Override
-          public TimerInternals timerInternals() {
-            return keyed.timerInternals;
-          }
-
-          @Override
-          public DoFn.BundleFinalizer bundleFinalizer() {
-            return finalizers;
-          }
-        };
-    runner =
-        DoFnRunners.newProcessFnRunner(
-            (SplittableParDoViaKeyedWorkItems.ProcessFn) processFn,
+    spec.metrics().scoped(() -> processFn.setup(spec.options()));
+    StepContext stepContext = new KeyedStepContext(spec.stepName(), keyed, finalizers);
+    // What DoFnRunners.newProcessFnRunner builds, with the step's metrics around the inner runner.
+    DoFnRunner<KeyedWorkItem<byte[], KV<InT, RestT>>, OutT> simple =
+        DoFnRunners.simpleRunner(
             spec.options(),
-            views,
+            (SplittableParDoViaKeyedWorkItems.ProcessFn) processFn,
             sideInputs,
             receiver,
             spec.transform().getMainOutputTag(),
@@ -167,35 +143,42 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
             spec.windowingStrategy(),
             DoFnSchemaInformation.create(),
             spec.transform().getSideInputMapping());
+    runner = new ProcessFnRunner<>(spec.metrics().scoped(simple), views, sideInputs);
   }
 
   @Override
-  public void startBundle() throws Exception {
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      runner.startBundle();
-    }
+  public void startBundle() {
+    runner.startBundle();
+  }
+
+  /**
+   * The work item was emitted keyed by {@link ToKeyedWorkItemOperator}: these are its key bytes.
+   */
+  @Override
+  public void setCurrentKey(byte[] keyBytes) {
+    this.currentKeyBytes = keyBytes;
   }
 
   @Override
   @SuppressWarnings("unchecked")
   public void processElement(int port, Object element) throws Exception {
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      if (port > 0) {
-        sideInputs.add(
-            spec.transform().getSideInputs().get(port - 1), (WindowedValue<Iterable<?>>) element);
-        retryPushedBack();
-        return;
-      }
-      KeyedElement ke = (KeyedElement) element;
-      WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>> item =
-          (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>>) ke.element();
-      keyed.setCurrentKey(ke.keyBytes(), item.getValue().key(), item.getTimestamp());
-      keyed.setProcessingTime(context.currentProcessingTime());
-      for (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>> pushed :
-          runner.processElementInReadyWindows(item)) {
-        pushedBack.add(pushed);
-      }
+    if (port > 0) {
+      spec.metrics().scoped(() -> addSideInput(port, (WindowedValue<Iterable<?>>) element));
+      return;
     }
+    WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>> item =
+        (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>>) element;
+    keyed.setCurrentKey(currentKeyBytes, item.getValue().key(), item.getTimestamp());
+    keyed.setProcessingTime(context.currentProcessingTime());
+    for (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>> pushed :
+        runner.processElementInReadyWindows(item)) {
+      pushedBack.add(pushed);
+    }
+  }
+
+  private void addSideInput(int port, WindowedValue<Iterable<?>> pane) throws Exception {
+    sideInputs.add(spec.transform().getSideInputs().get(port - 1), pane);
+    retryPushedBack();
   }
 
   private void retryPushedBack() throws Exception {
@@ -220,29 +203,28 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
   @Override
   public void advancePortWatermark(int port, long watermark) throws Exception {
     if (port > 0) {
-      try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-        sideInputs.advanceWatermark(spec.transform().getSideInputs().get(port - 1), watermark);
-        retryPushedBack();
-      }
+      spec.metrics()
+          .scoped(
+              () -> {
+                sideInputs.advanceWatermark(
+                    spec.transform().getSideInputs().get(port - 1), watermark);
+                retryPushedBack();
+              });
     }
   }
 
   @Override
-  public void advanceWatermark(long watermark) throws Exception {
+  public void advanceWatermark(long watermark) {
     if (watermark <= inputWatermark) {
       return;
     }
     inputWatermark = watermark;
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      keyed.fireEventTimers(watermark, context.currentProcessingTime(), this::fire);
-    }
+    keyed.fireEventTimers(watermark, context.currentProcessingTime(), this::fire);
   }
 
   @Override
-  public void advanceProcessingTime(long nowMillis) throws Exception {
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      keyed.fireProcessingTimers(inputWatermark, nowMillis, this::fire);
-    }
+  public void advanceProcessingTime(long nowMillis) {
+    keyed.fireProcessingTimers(inputWatermark, nowMillis, this::fire);
   }
 
   private void fire(KeyedTimer timer) {
@@ -276,10 +258,8 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
 
   @Override
   public void finishBundle() throws Exception {
-    try (Closeable scope = MetricsEnvironment.scopedMetricsContainer(metricsContainer)) {
-      runner.finishBundle();
-      finalizers.finalizeBundle();
-    }
+    runner.finishBundle();
+    spec.metrics().scoped(finalizers::finalizeBundle);
   }
 
   @Override

@@ -13,10 +13,12 @@ import org.apache.beam.sdk.values.WindowedValues;
 
 /**
  * GBKIntoKeyedWorkItems after the keyed shuffle: wraps each {@code KV<key, value>} into a
- * single-element {@link KeyedWorkItem}, keeping the key bytes for the keyed operator behind it.
+ * single-element {@link KeyedWorkItem} and emits it keyed by the bytes its input arrived with, so
+ * the runtime sets the same key on the keyed operator fused behind it.
  */
 public final class ToKeyedWorkItemOperator implements Operator {
   private Output output;
+  private byte[] currentKeyBytes;
 
   @Override
   public void open(OperatorContext context) {
@@ -24,17 +26,21 @@ public final class ToKeyedWorkItemOperator implements Operator {
   }
 
   @Override
+  public void setCurrentKey(byte[] keyBytes) {
+    this.currentKeyBytes = keyBytes;
+  }
+
+  @Override
   @SuppressWarnings({"unchecked", "rawtypes"})
   public void processElement(int port, Object element) {
-    KeyedElement ke = (KeyedElement) element;
-    WindowedValue<KV<Object, Object>> value = (WindowedValue<KV<Object, Object>>) ke.element();
+    WindowedValue<KV<Object, Object>> value = (WindowedValue<KV<Object, Object>>) element;
     KeyedWorkItem<Object, Object> item =
         KeyedWorkItems.elementsWorkItem(
             value.getValue().getKey(), List.of(value.withValue(value.getValue().getValue())));
     output.emit(
         0,
         new KeyedElement(
-            ke.keyBytes(),
+            currentKeyBytes,
             // Runners-core expects work items in the global window; the element inside keeps its
             // own.
             WindowedValues.timestampedValueInGlobalWindow(item, value.getTimestamp())));

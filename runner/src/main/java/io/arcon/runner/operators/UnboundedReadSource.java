@@ -2,7 +2,6 @@ package io.arcon.runner.operators;
 
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runtime.operator.OperatorContext;
-import io.arcon.runtime.operator.SourceOperator;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,7 +10,6 @@ import java.util.Map;
 import org.apache.beam.sdk.io.UnboundedSource;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
-import org.apache.beam.sdk.values.WindowedValues;
 
 /**
  * Primitive unbounded Read, optionally bounded by {@link Limits} (Beam's {@code
@@ -21,7 +19,7 @@ import org.apache.beam.sdk.values.WindowedValues;
  * of its readers' watermarks; a reader whose watermark reaches the end of time is finished.
  * Checkpoint marks are finalized when the bundle that read their records is finished.
  */
-public final class UnboundedReadSource<T> implements SourceOperator {
+public final class UnboundedReadSource<T> extends ReadSource {
   private static final int DEDUP_CAPACITY = 100_000;
 
   /**
@@ -43,10 +41,7 @@ public final class UnboundedReadSource<T> implements SourceOperator {
   }
 
   private final UnboundedSource<T, ?> source;
-  private final PipelineOptions options;
-  private final OperatorMetrics metrics;
   private final Limits limits;
-  private OperatorContext context;
   private final List<UnboundedSource.UnboundedReader<T>> readers = new ArrayList<>();
   private final List<Boolean> started = new ArrayList<>();
   private final List<Boolean> finished = new ArrayList<>();
@@ -65,24 +60,13 @@ public final class UnboundedReadSource<T> implements SourceOperator {
       PipelineOptions options,
       OperatorMetrics metrics,
       Limits limits) {
+    super(options, metrics);
     this.source = source;
-    this.options = options;
-    this.metrics = metrics;
     this.limits = limits;
   }
 
   @Override
-  public void open(OperatorContext ctx) throws Exception {
-    this.context = ctx;
-    // Sources may report metrics while splitting, too.
-    metrics.scoped(
-        () -> {
-          openScoped(ctx);
-          return null;
-        });
-  }
-
-  private void openScoped(OperatorContext ctx) throws Exception {
+  void openReaders(OperatorContext ctx) throws Exception {
     List<? extends UnboundedSource<T, ?>> splits = source.split(ctx.parallelism(), options);
     if (splits.isEmpty()) {
       splits = List.of(source);
@@ -107,11 +91,7 @@ public final class UnboundedReadSource<T> implements SourceOperator {
   }
 
   @Override
-  public PollResult poll(int maxElements) throws Exception {
-    return metrics.scoped(() -> pollScoped(maxElements));
-  }
-
-  private PollResult pollScoped(int maxElements) throws Exception {
+  PollResult read(int maxElements) throws Exception {
     int emitted = 0;
     int perReader = Math.max(1, maxElements / Math.max(1, readers.size()));
     for (int r = 0; r < readers.size(); r++) {
@@ -144,12 +124,7 @@ public final class UnboundedReadSource<T> implements SourceOperator {
             continue;
           }
         }
-        context
-            .output()
-            .emit(
-                0,
-                WindowedValues.timestampedValueInGlobalWindow(
-                    reader.getCurrent(), reader.getCurrentTimestamp()));
+        emitCurrent(reader);
       }
       emitted += n;
       if (!reader.getWatermark().isBefore(BoundedWindow.TIMESTAMP_MAX_VALUE)

@@ -1,11 +1,7 @@
 package io.arcon.runner.state;
 
-import io.arcon.state.CloseableIterator;
-import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
 import java.util.AbstractMap;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.apache.beam.sdk.coders.Coder;
@@ -14,18 +10,15 @@ import org.apache.beam.sdk.state.ReadableState;
 import org.apache.beam.sdk.state.ReadableStates;
 
 /**
- * MapState: one row per map key, key {@code address + 0x01 + keyCoder(k)}, value {@code
- * [updated_at][valueCoder(v)]}. Map keys are equal when their encodings are equal.
+ * MapState: one row per map key (see {@link BackendMapLikeState}), value {@code
+ * [updated_at][valueCoder(v)]}.
  *
  * <p>{@link #computeIfAbsent} and {@link #putIfAbsent} answer the previous value at the moment of
  * the call; every other read ({@link #get}, {@link #getOrDefault}, {@link #keys}, {@link #values},
  * {@link #entries}, {@link #isEmpty}) reads when {@code read()} is called, as runners-core's
  * in-memory map does.
  */
-final class BackendMapState<K, V> extends BackendState implements MapState<K, V> {
-  private final Coder<K> keyCoder;
-  private final Coder<V> valueCoder;
-  private final byte[] prefix;
+final class BackendMapState<K, V> extends BackendMapLikeState<K, V> implements MapState<K, V> {
 
   BackendMapState(
       BackendStateInternals<?> internals,
@@ -33,14 +26,7 @@ final class BackendMapState<K, V> extends BackendState implements MapState<K, V>
       byte[] address,
       Coder<K> keyCoder,
       Coder<V> valueCoder) {
-    super(internals, table, address);
-    this.keyCoder = keyCoder;
-    this.valueCoder = valueCoder;
-    this.prefix = elementPrefix(address);
-  }
-
-  private byte[] rowKey(K key) {
-    return coding().keyWithElement(prefix, keyCoder, key);
+    super(internals, table, address, keyCoder, valueCoder);
   }
 
   private V readRow(byte[] rowKey) {
@@ -65,11 +51,6 @@ final class BackendMapState<K, V> extends BackendState implements MapState<K, V>
   }
 
   @Override
-  public void remove(K key) {
-    table.delete(rowKey(key));
-  }
-
-  @Override
   public ReadableState<V> get(K key) {
     byte[] rowKey = rowKey(key);
     return new DeferredRead<>(() -> readRow(rowKey));
@@ -86,58 +67,17 @@ final class BackendMapState<K, V> extends BackendState implements MapState<K, V>
   }
 
   @Override
-  public ReadableState<Iterable<K>> keys() {
-    return new DeferredRead<>(
-        () -> {
-          List<K> result = new ArrayList<>();
-          try (CloseableIterator<StateEntry> it = table.prefixScan(prefix)) {
-            while (it.hasNext()) {
-              result.add(StateCoding.decode(keyCoder, it.next().key(), prefix.length));
-            }
-          }
-          return result;
-        });
-  }
-
-  @Override
   public ReadableState<Iterable<V>> values() {
-    return new DeferredRead<>(
-        () -> {
-          List<V> result = new ArrayList<>();
-          try (CloseableIterator<StateEntry> it = table.prefixScan(prefix)) {
-            while (it.hasNext()) {
-              result.add(StateCoding.decodeStamped(valueCoder, it.next().value()));
-            }
-          }
-          return result;
-        });
+    return readRows(
+        (row, values) -> values.add(StateCoding.decodeStamped(valueCoder, row.value())));
   }
 
   @Override
   public ReadableState<Iterable<Map.Entry<K, V>>> entries() {
-    return new DeferredRead<>(
-        () -> {
-          List<Map.Entry<K, V>> result = new ArrayList<>();
-          try (CloseableIterator<StateEntry> it = table.prefixScan(prefix)) {
-            while (it.hasNext()) {
-              StateEntry e = it.next();
-              result.add(
-                  new AbstractMap.SimpleImmutableEntry<>(
-                      StateCoding.decode(keyCoder, e.key(), prefix.length),
-                      StateCoding.decodeStamped(valueCoder, e.value())));
-            }
-          }
-          return result;
-        });
-  }
-
-  @Override
-  public ReadableState<Boolean> isEmpty() {
-    return new DeferredRead<>(() -> !anyWithPrefix(table, prefix));
-  }
-
-  @Override
-  public void clear() {
-    table.deletePrefix(address);
+    return readRows(
+        (row, entries) ->
+            entries.add(
+                new AbstractMap.SimpleImmutableEntry<>(
+                    keyOf(row), StateCoding.decodeStamped(valueCoder, row.value()))));
   }
 }

@@ -11,6 +11,15 @@ public interface Operator {
   void open(OperatorContext context) throws Exception;
 
   /**
+   * The key of the element that the next {@link #processElement} call delivers. Called before
+   * {@code processElement} for every element that crossed a keyed edge or was emitted keyed inside
+   * the chain, with the key's structural bytes the sender computed (the bytes the keyed edge routes
+   * by); the element itself arrives without its key wrapper. Keyed operators keep the bytes for
+   * their state and timers; the others ignore them.
+   */
+  default void setCurrentKey(byte[] keyBytes) {}
+
+  /**
    * One element on input {@code port} (0 = the main input, 1.. = further inputs such as side
    * inputs, as wired by the graph).
    */

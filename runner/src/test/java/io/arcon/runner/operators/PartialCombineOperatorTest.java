@@ -1,19 +1,23 @@
 package io.arcon.runner.operators;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.runner.metrics.OperatorMetrics;
-import io.arcon.runtime.operator.OperatorContext;
-import io.arcon.runtime.operator.Output;
-import java.nio.file.Path;
-import java.util.ArrayList;
+import io.arcon.runner.metrics.OuterMetricsContainer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.runners.core.metrics.MetricsContainerImpl;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.MetricName;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.metrics.MetricsEnvironment;
+import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.Sum;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
@@ -25,10 +29,13 @@ import org.apache.beam.sdk.values.WindowedValue;
 import org.apache.beam.sdk.values.WindowedValues;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class PartialCombineOperatorTest {
 
-  private final List<WindowedValue<?>> emitted = new ArrayList<>();
+  @RegisterExtension final OuterMetricsContainer threadContainer = new OuterMetricsContainer();
+  private final TestOperatorContext context = new TestOperatorContext(null);
+  private final List<Object> emitted = context.emitted;
 
   @Test
   void combinesPerKeyAndWindowAndFlushesOnWatermark() throws Exception {
@@ -48,7 +55,8 @@ class PartialCombineOperatorTest {
 
     Map<String, Long> sums = new HashMap<>();
     Map<String, Instant> timestamps = new HashMap<>();
-    for (WindowedValue<?> value : emitted) {
+    for (Object element : emitted) {
+      WindowedValue<?> value = (WindowedValue<?>) element;
       @SuppressWarnings("unchecked")
       KV<String, long[]> kv = (KV<String, long[]>) value.getValue();
       BoundedWindow window = value.getWindows().iterator().next();
@@ -78,8 +86,62 @@ class PartialCombineOperatorTest {
     op.endOfInput();
     assertEquals(1, emitted.size());
     @SuppressWarnings("unchecked")
-    KV<byte[], long[]> kv = (KV<byte[], long[]>) emitted.get(0).getValue();
+    KV<byte[], long[]> kv = (KV<byte[], long[]>) ((WindowedValue<?>) emitted.get(0)).getValue();
     assertEquals(11L, kv.getValue()[0]);
+  }
+
+  /** Sums, reporting each input it adds and each accumulator it compacts. */
+  static final class ReportingSum extends Combine.BinaryCombineLongFn {
+    private final Counter added = Metrics.counter(ReportingSum.class, "added");
+    private final Counter compacted = Metrics.counter(ReportingSum.class, "compacted");
+
+    @Override
+    public long apply(long left, long right) {
+      return left + right;
+    }
+
+    @Override
+    public long identity() {
+      return 0;
+    }
+
+    @Override
+    public long[] addInput(long[] accumulator, Long input) {
+      added.inc();
+      return super.addInput(accumulator, input);
+    }
+
+    @Override
+    public long[] compact(long[] accumulator) {
+      compacted.inc();
+      return super.compact(accumulator);
+    }
+  }
+
+  @Test
+  void theCombineFnReportsToTheStepAndTheThreadsContainerIsGivenBack() throws Exception {
+    MetricsContainerStepMap stepMap = new MetricsContainerStepMap();
+    PartialCombineOperator<String, Long, long[]> op =
+        new PartialCombineOperator<>(
+            new ReportingSum(),
+            StringUtf8Coder.of(),
+            TimestampCombiner.EARLIEST,
+            new OperatorMetrics(stepMap, "Sum"));
+    op.open(context);
+    MetricsContainerImpl outer = threadContainer.container();
+    op.processElement(0, value("a", 1L, 0, GlobalWindow.INSTANCE));
+    op.processElement(0, value("a", 2L, 0, GlobalWindow.INSTANCE));
+    op.processElement(0, value("b", 3L, 0, GlobalWindow.INSTANCE));
+    assertSame(outer, MetricsEnvironment.getCurrentContainer());
+    op.endOfInput();
+    assertSame(outer, MetricsEnvironment.getCurrentContainer());
+    MetricsContainerImpl step = stepMap.getContainer("Sum");
+    assertEquals(
+        3L, step.getCounter(MetricName.named(ReportingSum.class, "added")).getCumulative());
+    assertEquals(
+        2L, step.getCounter(MetricName.named(ReportingSum.class, "compacted")).getCumulative());
+    assertEquals(
+        0L, outer.getCounter(MetricName.named(ReportingSum.class, "added")).getCumulative());
   }
 
   private <K> PartialCombineOperator<K, Long, long[]> open(
@@ -90,39 +152,7 @@ class PartialCombineOperatorTest {
             keyCoder,
             TimestampCombiner.EARLIEST,
             new OperatorMetrics(new MetricsContainerStepMap(), "partial"));
-    Output output = (index, element) -> emitted.add((WindowedValue<?>) element);
-    op.open(
-        new OperatorContext() {
-          @Override
-          public Output output() {
-            return output;
-          }
-
-          @Override
-          public int instanceIndex() {
-            return 0;
-          }
-
-          @Override
-          public int parallelism() {
-            return 1;
-          }
-
-          @Override
-          public Path stateDirectory() {
-            return null;
-          }
-
-          @Override
-          public long currentProcessingTime() {
-            return 0;
-          }
-
-          @Override
-          public long currentInputWatermark() {
-            return Long.MIN_VALUE;
-          }
-        });
+    op.open(context);
     return op;
   }
 

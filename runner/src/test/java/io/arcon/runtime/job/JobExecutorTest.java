@@ -133,7 +133,7 @@ class JobExecutorTest {
 
                   @Override
                   public void processElement(int port, Object element) {
-                    ctx.output().emit(0, ((io.arcon.runtime.graph.KeyedElement) element).element());
+                    ctx.output().emit(0, element);
                   }
                 });
     fwd.declareOutputs(1);

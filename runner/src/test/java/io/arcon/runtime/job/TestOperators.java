@@ -1,6 +1,5 @@
 package io.arcon.runtime.job;
 
-import io.arcon.runtime.graph.KeyedElement;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.SourceOperator;
@@ -117,8 +116,7 @@ final class TestOperators {
 
     @Override
     public void processElement(int port, Object element) throws Exception {
-      Object value = element instanceof KeyedElement ke ? ke.element() : element;
-      SUMS.computeIfAbsent(name, k -> new AtomicLong()).addAndGet((Long) value);
+      SUMS.computeIfAbsent(name, k -> new AtomicLong()).addAndGet((Long) element);
       long c = consumed.incrementAndGet();
       if (sleepEveryElementsMillis > 0 && c % 512 == 0) {
         lagSamples.add(emittedBySource.get() - c);

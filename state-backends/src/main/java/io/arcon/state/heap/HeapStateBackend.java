@@ -5,14 +5,13 @@ import io.arcon.state.SnapshotHandle;
 import io.arcon.state.StateBackend;
 import io.arcon.state.StateBackendException;
 import io.arcon.state.StateTable;
+import io.arcon.state.TableRegistry;
 import io.arcon.state.snapshot.FileTrees;
 import io.arcon.state.snapshot.SnapshotManifest;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,7 +21,7 @@ import java.util.Map;
 public final class HeapStateBackend implements StateBackend {
   public static final String ENGINE = "heap";
 
-  private final Map<String, HeapStateTable> tables = new LinkedHashMap<>();
+  private final TableRegistry<HeapStateTable> tables = new TableRegistry<>(HeapStateTable::new);
   private boolean closed;
 
   @Override
@@ -33,27 +32,17 @@ public final class HeapStateBackend implements StateBackend {
   @Override
   public StateTable table(String name) {
     checkOpen();
-    HeapStateTable table = tables.get(name);
-    if (table == null) {
-      validateTableName(name);
-      table = new HeapStateTable(name);
-      tables.put(name, table);
-    }
-    return table;
+    return tables.getOrCreate(name);
   }
 
   @Override
   public Collection<String> tableNames() {
-    return List.copyOf(tables.keySet());
+    return tables.names();
   }
 
   @Override
   public long approximateSizeBytes() {
-    long total = 0;
-    for (HeapStateTable table : tables.values()) {
-      total += table.approximateSizeBytes();
-    }
-    return total;
+    return tables.approximateSizeBytes();
   }
 
   @Override
@@ -62,7 +51,7 @@ public final class HeapStateBackend implements StateBackend {
     FileTrees.requireEmptyOrAbsent(directory);
     FileTrees.createDirectories(directory);
     int index = 0;
-    for (HeapStateTable table : tables.values()) {
+    for (HeapStateTable table : tables) {
       Path file =
           directory.resolve(String.format("table-%05d%s", index++, HeapSnapshotFormat.SUFFIX));
       try {
@@ -93,14 +82,14 @@ public final class HeapStateBackend implements StateBackend {
     }
     // Table objects handed out earlier stay valid: they are refilled, or emptied when the
     // snapshot does not have them.
-    for (HeapStateTable table : tables.values()) {
+    for (HeapStateTable table : tables) {
       HeapIndex content = loaded.remove(table.name());
       table.replaceContent(content != null ? content : new HeapIndex());
     }
     for (Map.Entry<String, HeapIndex> e : loaded.entrySet()) {
       HeapStateTable table = new HeapStateTable(e.getKey());
       table.replaceContent(e.getValue());
-      tables.put(e.getKey(), table);
+      tables.add(table);
     }
   }
 
@@ -110,7 +99,7 @@ public final class HeapStateBackend implements StateBackend {
       return;
     }
     closed = true;
-    for (HeapStateTable table : new ArrayList<>(tables.values())) {
+    for (HeapStateTable table : tables) {
       table.replaceContent(new HeapIndex());
     }
     tables.clear();
@@ -124,12 +113,6 @@ public final class HeapStateBackend implements StateBackend {
   private void checkOpen() {
     if (closed) {
       throw new IllegalStateException("The heap state backend is closed");
-    }
-  }
-
-  static void validateTableName(String name) {
-    if (name == null || name.isEmpty()) {
-      throw new IllegalArgumentException("A state table needs a non-empty name");
     }
   }
 }

@@ -6,6 +6,7 @@ import io.arcon.state.StateBackend;
 import io.arcon.state.StateBackendException;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
+import io.arcon.state.TableRegistry;
 import io.arcon.state.snapshot.DirectorySwap;
 import io.arcon.state.snapshot.FileTrees;
 import io.arcon.state.snapshot.SnapshotManifest;
@@ -76,7 +77,8 @@ public final class LmdbStateBackend implements StateBackend {
   private final Path root;
   private final Path envPath;
   private final LmdbOptions options;
-  private final Map<String, LmdbStateTable> tables = new LinkedHashMap<>();
+  private final TableRegistry<LmdbStateTable> tables =
+      new TableRegistry<>(name -> new LmdbStateTable(this, name, openDbi(name)));
   private final List<LmdbWrite> pending = new ArrayList<>();
   private long pendingBytes;
 
@@ -101,30 +103,17 @@ public final class LmdbStateBackend implements StateBackend {
 
   @Override
   public StateTable table(String name) {
-    LmdbStateTable table = tables.get(name);
-    if (table != null) {
-      return table;
-    }
-    if (name == null || name.isEmpty()) {
-      throw new IllegalArgumentException("A state table needs a non-empty name");
-    }
-    table = new LmdbStateTable(this, name, openDbi(name));
-    tables.put(name, table);
-    return table;
+    return tables.getOrCreate(name);
   }
 
   @Override
   public Collection<String> tableNames() {
-    return List.copyOf(tables.keySet());
+    return tables.names();
   }
 
   @Override
   public long approximateSizeBytes() {
-    long total = 0;
-    for (LmdbStateTable table : tables.values()) {
-      total += tableSizeBytes(table);
-    }
-    return total;
+    return tables.approximateSizeBytes();
   }
 
   @Override
@@ -488,12 +477,12 @@ public final class LmdbStateBackend implements StateBackend {
     }
     // Tables handed out before a restore keep working: re-bind them, recreating (empty) the ones
     // the snapshot does not have.
-    for (LmdbStateTable table : tables.values()) {
+    for (LmdbStateTable table : tables) {
       Dbi<ByteBuffer> dbi = existing.remove(table.name());
       table.rebind(dbi != null ? dbi : openDbi(table.name()));
     }
     for (Map.Entry<String, Dbi<ByteBuffer>> e : existing.entrySet()) {
-      tables.put(e.getKey(), new LmdbStateTable(this, e.getKey(), e.getValue()));
+      tables.add(new LmdbStateTable(this, e.getKey(), e.getValue()));
     }
   }
 

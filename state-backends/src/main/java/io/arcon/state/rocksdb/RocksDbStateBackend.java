@@ -6,6 +6,7 @@ import io.arcon.state.StateBackend;
 import io.arcon.state.StateBackendException;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
+import io.arcon.state.TableRegistry;
 import io.arcon.state.snapshot.DirectorySwap;
 import io.arcon.state.snapshot.FileTrees;
 import io.arcon.state.snapshot.SnapshotManifest;
@@ -76,7 +77,8 @@ public final class RocksDbStateBackend implements StateBackend {
   private ByteBuffer argumentBuffer = ByteBuffer.allocateDirect(4096);
   private ByteBuffer valueBuffer = ByteBuffer.allocateDirect(4096);
 
-  private final Map<String, RocksDbStateTable> tables = new LinkedHashMap<>();
+  private final TableRegistry<RocksDbStateTable> tables =
+      new TableRegistry<>(name -> new RocksDbStateTable(this, name, createColumnFamily(name)));
   private final Set<RocksDbScan> openScans = Collections.newSetFromMap(new IdentityHashMap<>());
   private RocksDB db;
   private ColumnFamilyHandle defaultHandle;
@@ -143,30 +145,17 @@ public final class RocksDbStateBackend implements StateBackend {
 
   @Override
   public StateTable table(String name) {
-    RocksDbStateTable table = tables.get(name);
-    if (table != null) {
-      return table;
-    }
-    if (name == null || name.isEmpty()) {
-      throw new IllegalArgumentException("A state table needs a non-empty name");
-    }
-    table = new RocksDbStateTable(this, name, createColumnFamily(name));
-    tables.put(name, table);
-    return table;
+    return tables.getOrCreate(name);
   }
 
   @Override
   public Collection<String> tableNames() {
-    return List.copyOf(tables.keySet());
+    return tables.names();
   }
 
   @Override
   public long approximateSizeBytes() {
-    long total = 0;
-    for (RocksDbStateTable table : tables.values()) {
-      total += table.approximateSizeBytes();
-    }
-    return total;
+    return tables.approximateSizeBytes();
   }
 
   @Override
@@ -341,12 +330,12 @@ public final class RocksDbStateBackend implements StateBackend {
       }
       // Tables handed out before a restore keep working: re-bind them, recreating (empty) the
       // ones the snapshot does not have.
-      for (RocksDbStateTable table : tables.values()) {
+      for (RocksDbStateTable table : tables) {
         ColumnFamilyHandle h = byTable.remove(table.name());
         table.rebind(h != null ? h : createColumnFamily(table.name()));
       }
       for (Map.Entry<String, ColumnFamilyHandle> e : byTable.entrySet()) {
-        tables.put(e.getKey(), new RocksDbStateTable(this, e.getKey(), e.getValue()));
+        tables.add(new RocksDbStateTable(this, e.getKey(), e.getValue()));
       }
     } catch (RocksDBException | IOException e) {
       throw new StateBackendException("Cannot open RocksDB at " + dbPath + ": " + e, e);
@@ -376,7 +365,7 @@ public final class RocksDbStateBackend implements StateBackend {
   private List<ColumnFamilyHandle> allHandles() {
     List<ColumnFamilyHandle> handles = new ArrayList<>(tables.size() + 1);
     handles.add(defaultHandle);
-    for (RocksDbStateTable table : tables.values()) {
+    for (RocksDbStateTable table : tables) {
       handles.add(table.handle());
     }
     return handles;
@@ -390,7 +379,7 @@ public final class RocksDbStateBackend implements StateBackend {
     if (db == null) {
       return;
     }
-    for (RocksDbStateTable table : tables.values()) {
+    for (RocksDbStateTable table : tables) {
       if (table.handle() != null) {
         table.handle().close();
       }

@@ -1,5 +1,6 @@
 package io.arcon.runtime.node.chain;
 
+import io.arcon.runtime.graph.KeyedElement;
 import io.arcon.runtime.graph.OperatorNode;
 import io.arcon.runtime.graph.Vertex;
 import io.arcon.runtime.job.RuntimeConfig;
@@ -104,9 +105,19 @@ public final class OperatorChain {
     return source != null ? 1 : 0;
   }
 
-  /** Hands {@code element} to input {@code port} of operator {@code operator}. */
+  /**
+   * Hands {@code element} to input {@code port} of operator {@code operator}. A keyed element (from
+   * a keyed edge, or emitted keyed inside the chain) first sets the operator's current key, as
+   * Flink's {@code setKeyContextElement} does; the operator gets the element without its wrapper.
+   */
   public void deliver(int operator, int port, Object element) throws Exception {
-    operators[operator].processElement(port, element);
+    Operator op = operators[operator];
+    if (element instanceof KeyedElement keyed) {
+      op.setCurrentKey(keyed.keyBytes());
+      op.processElement(port, keyed.element());
+    } else {
+      op.processElement(port, element);
+    }
   }
 
   /** Hands a batch's elements to input {@code port} of operator {@code operator}. */
