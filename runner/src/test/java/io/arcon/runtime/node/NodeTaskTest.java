@@ -126,19 +126,22 @@ class NodeTaskTest {
   private PlusOne plusOne;
   private int inChannel;
 
+  private OperatorNode addPlusOne(Vertex v) {
+    return v.addOperator(
+        "plusOne",
+        () -> {
+          plusOne = new PlusOne();
+          return plusOne;
+        });
+  }
+
   /** upstream[1] -forward-> node[1]: plusOne -forward-> downstream[1]. */
   private NodeTask node(int batchSize, int credits) {
     JobGraph g = new JobGraph();
     Vertex up = g.addVertex("up", 1);
     OperatorNode upOp = up.addOperator("up", () -> null);
     Vertex v = g.addVertex("node", 1);
-    OperatorNode op =
-        v.addOperator(
-            "plusOne",
-            () -> {
-              plusOne = new PlusOne();
-              return plusOne;
-            });
+    OperatorNode op = addPlusOne(v);
     Vertex down = g.addVertex("down", 1);
     g.connect(up, upOp, 0, v, op, 0, EdgeKind.FORWARD, null);
     g.connect(v, op, 0, down, down.addOperator("down", () -> null), 0, EdgeKind.FORWARD, null);
@@ -280,13 +283,7 @@ class NodeTaskTest {
     JobGraph g = new JobGraph();
     Vertex v = g.addVertex("source", 1);
     OperatorNode src = v.addOperator("counter", () -> new Counter(3));
-    OperatorNode op =
-        v.addOperator(
-            "plusOne",
-            () -> {
-              plusOne = new PlusOne();
-              return plusOne;
-            });
+    OperatorNode op = addPlusOne(v);
     v.connect(src, 0, op, 0);
     Vertex down = g.addVertex("down", 1);
     g.connect(v, op, 0, down, down.addOperator("down", () -> null), 0, EdgeKind.FORWARD, null);

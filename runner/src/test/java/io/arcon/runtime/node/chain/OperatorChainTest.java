@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.arcon.runtime.graph.JobGraph;
+import io.arcon.runtime.graph.KeyedElement;
 import io.arcon.runtime.graph.OperatorNode;
 import io.arcon.runtime.graph.Vertex;
 import io.arcon.runtime.job.JobClock;
@@ -48,6 +49,11 @@ class OperatorChainTest {
     public void processElement(int port, Object element) {
       log.add(name + " " + element + "@" + port);
       context.output().emit(0, element + ">" + name);
+    }
+
+    @Override
+    public void setCurrentKey(byte[] keyBytes) {
+      log.add(name + " key " + new String(keyBytes, java.nio.charset.StandardCharsets.UTF_8));
     }
 
     @Override
@@ -148,6 +154,15 @@ class OperatorChainTest {
     log.clear();
     chain.deliver(0, 0, "x");
     assertEquals(List.of("a x@0", "b x>a@0", "c x>a>b@1", "c x>a@0"), log);
+  }
+
+  @Test
+  void aKeyedElementSetsTheKeyAndArrivesUnwrapped() throws Exception {
+    OperatorChain chain = diamond();
+    log.clear();
+    chain.deliver(
+        0, 0, new KeyedElement("k".getBytes(java.nio.charset.StandardCharsets.UTF_8), "x"));
+    assertEquals(List.of("a key k", "a x@0", "b x>a@0", "c x>a>b@1", "c x>a@0"), log);
   }
 
   @Test
