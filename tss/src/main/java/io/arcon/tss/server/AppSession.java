@@ -10,16 +10,13 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** One app's open Connect stream: what the control plane sends an app goes through here. */
 final class AppSession {
   private static final Logger LOG = LoggerFactory.getLogger(AppSession.class);
-  private static final AtomicLong IDS = new AtomicLong();
 
-  private final long id = IDS.incrementAndGet();
   private final StreamObserver<ControlMessage> out;
   private final Set<String> sentAssignments = new HashSet<>();
   private String app;
@@ -27,10 +24,6 @@ final class AppSession {
 
   AppSession(StreamObserver<ControlMessage> out) {
     this.out = out;
-  }
-
-  long id() {
-    return id;
   }
 
   synchronized String app() {

@@ -43,13 +43,7 @@ final class DefinitionValidator {
     String name = ControlPlaneException.asInvalid(() -> Names.requireValid(create.name(), "TSS"));
     requireNewName(name);
     Instant createdAt = Instant.now();
-    if (create.every() != null && (create.every().isZero() || create.every().isNegative())) {
-      throw ControlPlaneException.invalid("FOR EACH must be a positive period");
-    }
-    if (create.until() != null && create.until().isBefore(create.at())) {
-      throw ControlPlaneException.invalid(
-          "UNTIL " + create.until() + " is before AT " + create.at());
-    }
+    // FOR EACH and UNTIL were checked when the statement became a CreateTss.
     List<TssSpec.ExtractedState> states = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (StateRef ref : create.states()) {
