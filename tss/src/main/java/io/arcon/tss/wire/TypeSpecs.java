@@ -39,8 +39,8 @@ public final class TypeSpecs {
     } else if (type instanceof MapType map) {
       spec.setMap(
           MapTypeSpec.newBuilder().setKey(toProto(map.key())).setValue(toProto(map.value())));
-    } else if (type instanceof OpaqueType) {
-      spec.setOpaque(OpaqueTypeSpec.getDefaultInstance());
+    } else if (type instanceof OpaqueType opaque) {
+      spec.setOpaque(OpaqueTypeSpec.newBuilder().setCoder(opaque.coder()));
     } else {
       throw new IllegalArgumentException("unsupported field type " + type);
     }
@@ -74,7 +74,7 @@ public final class TypeSpecs {
         return new MapType(fromProto(spec.getMap().getKey()), fromProto(spec.getMap().getValue()));
       }
       case OPAQUE -> {
-        return FieldType.OPAQUE;
+        return OpaqueType.of(spec.getOpaque().getCoder());
       }
       default ->
           throw new IllegalArgumentException(
