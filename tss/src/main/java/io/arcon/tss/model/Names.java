@@ -37,6 +37,27 @@ public final class Names {
   }
 
   /**
+   * Turns any text (a Beam job name, a transform's user-given name) into a valid name: every
+   * character outside {@code [A-Za-z0-9_]} becomes {@code _}, runs of {@code _} collapse, and a
+   * leading digit (or an empty result) gets a {@code _} in front. Valid names are returned as they
+   * are.
+   */
+  public static String sanitize(String text) {
+    if (isValid(text)) {
+      return text;
+    }
+    String replaced = (text == null ? "" : text).replaceAll("[^A-Za-z0-9_]+", "_");
+    replaced = replaced.replaceAll("_{2,}", "_");
+    if (replaced.length() > 1 && replaced.endsWith("_")) {
+      replaced = replaced.substring(0, replaced.length() - 1);
+    }
+    if (replaced.isEmpty() || Character.isDigit(replaced.charAt(0))) {
+      replaced = "_" + replaced;
+    }
+    return replaced;
+  }
+
+  /**
    * Returns {@code name} if valid.
    *
    * @param what what the name denotes, for the error message (e.g. "app", "TSS")

@@ -50,4 +50,16 @@ class NamesTest {
         assertThrows(IllegalArgumentException.class, () -> Names.requireValidState("a/../b"))
             .getMessage());
   }
+
+  @org.junit.jupiter.api.Test
+  void sanitizeMakesAnyTextAValidName() {
+    org.junit.jupiter.api.Assertions.assertEquals("clicks", Names.sanitize("clicks"));
+    org.junit.jupiter.api.Assertions.assertEquals(
+        "clickcounter_alice_1203153000_1a2b", Names.sanitize("clickcounter-alice-1203153000-1a2b"));
+    org.junit.jupiter.api.Assertions.assertEquals(
+        "Count_Per_User", Names.sanitize("Count/Per User"));
+    org.junit.jupiter.api.Assertions.assertEquals("_2pass", Names.sanitize("2pass"));
+    org.junit.jupiter.api.Assertions.assertEquals("_", Names.sanitize("../"));
+    org.junit.jupiter.api.Assertions.assertTrue(Names.isValid(Names.sanitize("")));
+  }
 }
