@@ -79,6 +79,7 @@ public final class NodeActor extends AbstractActor {
         .match(RuntimeMessage.Credit.class, credit -> task.onCredit(credit))
         .match(RuntimeMessage.class, m -> task.onInput(m, sinkOf(getSender())))
         .match(NodeSignal.class, signal -> task.onSignal(signal))
+        .match(MailboxTask.class, mailboxTask -> task.runTask(mailboxTask.task()))
         .build();
   }
 
@@ -93,6 +94,9 @@ public final class NodeActor extends AbstractActor {
     ActorRef self = getSelf();
     return message -> receiver.tell(message, self);
   }
+
+  /** A task for the node's mailbox (from another thread, through the operator context). */
+  private record MailboxTask(Runnable task) {}
 
   /** The task's requests, carried out on this actor. */
   private final class Environment implements NodeEnvironment {
@@ -125,6 +129,11 @@ public final class NodeActor extends AbstractActor {
               signal,
               getContext().getDispatcher(),
               ActorRef.noSender());
+    }
+
+    @Override
+    public void runInMailbox(Runnable task) {
+      getSelf().tell(new MailboxTask(task), ActorRef.noSender());
     }
 
     @Override

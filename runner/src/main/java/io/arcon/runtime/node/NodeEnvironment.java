@@ -13,6 +13,11 @@ public interface NodeEnvironment extends EdgeOutputs.Receivers {
   /** Puts {@code signal} into the node's own mailbox after {@code delayMillis}. */
   void signalSelfLater(NodeSignal signal, long delayMillis);
 
+  /**
+   * Puts {@code task} into the node's own mailbox; the host hands it to {@link NodeTask#runTask}.
+   */
+  void runInMailbox(Runnable task);
+
   /** The node is set up (operators opened) and waits for the job's start. */
   void ready();
 

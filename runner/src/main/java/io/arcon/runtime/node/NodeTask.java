@@ -93,7 +93,7 @@ public final class NodeTask {
   /** Opens the operators (user setup code runs here), then tells the host the node is ready. */
   public void setUp() {
     try {
-      chain.open(config, syncTime);
+      chain.open(config, syncTime, env::runInMailbox);
       env.ready();
     } catch (Throwable t) {
       fail(t);
@@ -157,6 +157,20 @@ public final class NodeTask {
         activity.clockAdvanceHandled();
       }
     }
+  }
+
+  /**
+   * A task an operator asked to run on this node (see {@code OperatorContext.mailbox()}): the open
+   * bundle is finished first, so the task sees the state as of a bundle boundary.
+   */
+  public void runTask(Runnable task) {
+    guarded(
+        () -> {
+          if (bundle.isOpen()) {
+            bundle.finish();
+          }
+          task.run();
+        });
   }
 
   /** The host stops the node (job ended or cancelled): operators are closed if they are not yet. */

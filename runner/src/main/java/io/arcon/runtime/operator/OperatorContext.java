@@ -1,6 +1,7 @@
 package io.arcon.runtime.operator;
 
 import java.nio.file.Path;
+import java.util.concurrent.Executor;
 
 /** What the runtime gives an operator instance. */
 public interface OperatorContext {
@@ -35,4 +36,14 @@ public interface OperatorContext {
    * watermark being handled.
    */
   default void userTimerCallbackStarts() {}
+
+  /**
+   * Runs tasks on this operator's node, in its mailbox: between two messages and outside any
+   * bundle, never concurrently with the node's operators. For work that other threads ask of the
+   * operator (reading its state for an extraction). A task submitted after the node stopped never
+   * runs, so callers wait with a timeout; a task must not throw (its failure would fail the job).
+   */
+  default Executor mailbox() {
+    throw new UnsupportedOperationException("this operator's host runs no mailbox tasks");
+  }
 }

@@ -40,6 +40,7 @@ class NodeTaskTest {
   private final List<RuntimeMessage> creditsToUpstream = new ArrayList<>();
   private final MessageSink upstream = creditsToUpstream::add;
   private final List<String> signals = new ArrayList<>();
+  private final List<Runnable> mailbox = new ArrayList<>();
   private boolean ready;
   private boolean finished;
   private Throwable failure;
@@ -59,6 +60,11 @@ class NodeTaskTest {
         @Override
         public void signalSelfLater(NodeSignal signal, long delayMillis) {
           signals.add(signal.name() + " in " + delayMillis);
+        }
+
+        @Override
+        public void runInMailbox(Runnable task) {
+          mailbox.add(task);
         }
 
         @Override
@@ -208,6 +214,19 @@ class NodeTaskTest {
     task.onCredit(new RuntimeMessage.Credit(1, 0));
     assertEquals(List.of(2L, 3L), elementsDownstream());
     assertEquals(3, creditsToUpstream.size(), "the held input ran and was acknowledged");
+  }
+
+  @Test
+  void mailboxTasksRunBetweenBundlesOnTheNode() {
+    NodeTask task = node(8, 4);
+    task.onInput(batch(inChannel, 1L), upstream); // opens a bundle of up to 8 elements
+    assertEquals(List.of(), elementsDownstream(), "the bundle is still open");
+    List<String> seen = new ArrayList<>();
+    plusOne.context.mailbox().execute(() -> seen.add("task after " + elementsDownstream()));
+    assertEquals(1, mailbox.size(), "the task waits in the mailbox");
+    task.runTask(mailbox.remove(0));
+    assertEquals(List.of("task after [2]"), seen, "the open bundle was finished before the task");
+    assertNull(failure);
   }
 
   @Test

@@ -5,6 +5,7 @@ import io.arcon.runtime.node.time.SynchronizedTime;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.Output;
 import java.nio.file.Path;
+import java.util.concurrent.Executor;
 
 /** What the node gives the operator at one position of its chain. */
 final class ChainOperatorContext implements OperatorContext {
@@ -16,6 +17,7 @@ final class ChainOperatorContext implements OperatorContext {
   private final Path stateDirectory;
   private final JobClock clock;
   private final SynchronizedTime syncTime;
+  private final Executor mailbox;
 
   ChainOperatorContext(
       OperatorChain chain,
@@ -25,7 +27,8 @@ final class ChainOperatorContext implements OperatorContext {
       int parallelism,
       Path stateDirectory,
       JobClock clock,
-      SynchronizedTime syncTime) {
+      SynchronizedTime syncTime,
+      Executor mailbox) {
     this.chain = chain;
     this.operator = operator;
     this.output = output;
@@ -34,6 +37,7 @@ final class ChainOperatorContext implements OperatorContext {
     this.stateDirectory = stateDirectory;
     this.clock = clock;
     this.syncTime = syncTime;
+    this.mailbox = mailbox;
   }
 
   @Override
@@ -74,5 +78,10 @@ final class ChainOperatorContext implements OperatorContext {
   @Override
   public void userTimerCallbackStarts() {
     syncTime.releaseWatermarkHolds();
+  }
+
+  @Override
+  public Executor mailbox() {
+    return mailbox;
   }
 }

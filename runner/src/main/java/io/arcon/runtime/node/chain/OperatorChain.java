@@ -12,6 +12,7 @@ import io.arcon.runtime.operator.SourceOperator;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 /**
  * The fused operators of one node instance, in topological order (an operator feeds only operators
@@ -71,7 +72,8 @@ public final class OperatorChain {
    * Creates every operator, then opens them in chain order. Operators created before a failure are
    * closed by {@link #close}.
    */
-  public void open(RuntimeConfig config, SynchronizedTime syncTime) throws Exception {
+  public void open(RuntimeConfig config, SynchronizedTime syncTime, Executor mailbox)
+      throws Exception {
     List<OperatorNode> nodes = vertex.operators();
     ChainOutput[] outputs = new ChainOutput[nodes.size()];
     for (int i = 0; i < operators.length; i++) {
@@ -88,7 +90,8 @@ public final class OperatorChain {
               vertex.parallelism(),
               config.stateRoot().resolve("v" + vertex.id() + "-op" + i + "-i" + instance),
               config.clock(),
-              syncTime));
+              syncTime,
+              mailbox));
     }
     if (operators.length > 0 && operators[0] instanceof SourceOperator s) {
       source = s;

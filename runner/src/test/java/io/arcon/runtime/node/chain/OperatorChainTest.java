@@ -124,7 +124,8 @@ class OperatorChainTest {
     OperatorChain chain = new OperatorChain(vertex, 0, edges);
     chain.open(
         new RuntimeConfig(10, 10, 8, 8, stateRoot, clock, false, null, false),
-        SynchronizedTime.untracked());
+        SynchronizedTime.untracked(),
+        Runnable::run);
     return chain;
   }
 
