@@ -59,7 +59,8 @@ import org.apache.beam.sdk.values.KV;
  *   <li>{@code KvCoder} → {@code ROW<key, value>}; {@code NullableCoder} and {@code
  *       LengthPrefixCoder} → the inner type ({@code NullableCoder} makes it nullable).
  *   <li>{@code ListCoder}, {@code IterableCoder}, {@code CollectionCoder}, {@code SetCoder}, {@code
- *       DequeCoder} → LIST; a set's elements are listed in {@link CanonicalOrder canonical order}.
+ *       DequeCoder} → LIST; a set's elements are sorted by their encodings, so equal sets give
+ *       equal lists.
  *   <li>{@code MapCoder}, {@code SortedMapCoder} → MAP (iteration order kept).
  *   <li>{@code SchemaCoder} (so {@code RowCoder} and the coders of {@code @DefaultSchema} POJOs,
  *       JavaBeans and AutoValues) → ROW with one field per schema field ({@link SchemaTypes}).

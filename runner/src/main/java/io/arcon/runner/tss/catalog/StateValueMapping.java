@@ -35,8 +35,8 @@ import org.apache.beam.sdk.values.TypeDescriptor;
  *   <tr><th>kind</th><th>Beam value of a cell</th><th>type</th></tr>
  *   <tr><td>value</td><td>{@code T}</td><td>type of T</td></tr>
  *   <tr><td>bag</td><td>{@code Iterable<T>} (kept in order)</td><td>{@code LIST<T>}</td></tr>
- *   <tr><td>set</td><td>{@code Iterable<T>}</td><td>{@code LIST<T>} in
- *       {@link CanonicalOrder canonical order}</td></tr>
+ *   <tr><td>set</td><td>{@code Iterable<T>}</td><td>{@code LIST<T>} sorted by
+ *       the elements' encodings, so equal sets give equal lists</td></tr>
  *   <tr><td>map</td><td>{@code Map<K, V>}</td><td>{@code MAP<K, V>}</td></tr>
  *   <tr><td>multimap</td><td>{@code Map<K, Iterable<V>>}</td><td>{@code MAP<K, LIST<V>>}</td></tr>
  *   <tr><td>ordered list</td><td>{@code Iterable<TimestampedValue<T>>}</td>
