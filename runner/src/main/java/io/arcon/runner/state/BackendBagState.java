@@ -1,5 +1,6 @@
 package io.arcon.runner.state;
 
+import io.arcon.runner.state.history.ChainRecorder;
 import io.arcon.state.StateTable;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,14 +16,22 @@ final class BackendBagState<T> extends BackendState implements BagState<T> {
   private final Coder<T> coder;
 
   BackendBagState(
-      BackendStateInternals<?> internals, StateTable table, byte[] address, Coder<T> coder) {
-    super(internals, table, address);
+      BackendStateInternals<?> internals,
+      StateTable table,
+      byte[] address,
+      ChainRecorder history,
+      Coder<T> coder) {
+    super(internals, table, address, history);
     this.coder = coder;
   }
 
   @Override
   public void add(T value) {
-    table.append(address, coding().stamped(now(), coder, value));
+    byte[] element = coding().stamped(now(), coder, value);
+    table.append(address, element);
+    if (history != null) {
+      history.append(address, address.length, element);
+    }
   }
 
   /** A snapshot of the bag at the time of the call; later adds do not change it. */
@@ -49,5 +58,8 @@ final class BackendBagState<T> extends BackendState implements BagState<T> {
   @Override
   public void clear() {
     table.delete(address);
+    if (history != null) {
+      history.delete(address, address.length);
+    }
   }
 }

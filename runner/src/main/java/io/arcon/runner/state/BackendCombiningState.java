@@ -1,5 +1,6 @@
 package io.arcon.runner.state;
 
+import io.arcon.runner.state.history.ChainRecorder;
 import io.arcon.state.StateTable;
 import java.util.Arrays;
 import org.apache.beam.sdk.coders.Coder;
@@ -21,9 +22,10 @@ final class BackendCombiningState<InputT, AccumT, OutputT> extends BackendState
       BackendStateInternals<?> internals,
       StateTable table,
       byte[] address,
+      ChainRecorder history,
       Coder<AccumT> accumCoder,
       CombineFn<InputT, AccumT, OutputT> combineFn) {
-    super(internals, table, address);
+    super(internals, table, address, history);
     this.accumCoder = accumCoder;
     this.combineFn = combineFn;
   }
@@ -37,7 +39,11 @@ final class BackendCombiningState<InputT, AccumT, OutputT> extends BackendState
   }
 
   private void writeAccum(AccumT accum) {
-    table.put(address, coding().stamped(now(), accumCoder, accum));
+    byte[] stored = coding().stamped(now(), accumCoder, accum);
+    table.put(address, stored);
+    if (history != null) {
+      history.put(address, address.length, stored);
+    }
   }
 
   @Override
@@ -73,5 +79,8 @@ final class BackendCombiningState<InputT, AccumT, OutputT> extends BackendState
   @Override
   public void clear() {
     table.delete(address);
+    if (history != null) {
+      history.delete(address, address.length);
+    }
   }
 }

@@ -1,5 +1,6 @@
 package io.arcon.runner.state;
 
+import io.arcon.runner.state.history.ChainRecorder;
 import io.arcon.state.CloseableIterator;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
@@ -23,9 +24,10 @@ abstract class BackendMapLikeState<K, V> extends BackendState {
       BackendStateInternals<?> internals,
       StateTable table,
       byte[] address,
+      ChainRecorder history,
       Coder<K> keyCoder,
       Coder<V> valueCoder) {
-    super(internals, table, address);
+    super(internals, table, address, history);
     this.keyCoder = keyCoder;
     this.valueCoder = valueCoder;
     this.prefix = elementPrefix(address);
@@ -68,7 +70,11 @@ abstract class BackendMapLikeState<K, V> extends BackendState {
   }
 
   public final void remove(K key) {
-    table.delete(rowKey(key));
+    byte[] rowKey = rowKey(key);
+    table.delete(rowKey);
+    if (history != null) {
+      history.delete(rowKey, address.length);
+    }
   }
 
   public final ReadableState<Boolean> isEmpty() {
@@ -76,6 +82,6 @@ abstract class BackendMapLikeState<K, V> extends BackendState {
   }
 
   public final void clear() {
-    table.deletePrefix(address);
+    deleteAllRows();
   }
 }

@@ -1,5 +1,6 @@
 package io.arcon.runner.state;
 
+import io.arcon.runner.state.history.ChainRecorder;
 import io.arcon.state.StateTable;
 import java.util.AbstractMap;
 import java.util.Map;
@@ -24,9 +25,10 @@ final class BackendMapState<K, V> extends BackendMapLikeState<K, V> implements M
       BackendStateInternals<?> internals,
       StateTable table,
       byte[] address,
+      ChainRecorder history,
       Coder<K> keyCoder,
       Coder<V> valueCoder) {
-    super(internals, table, address, keyCoder, valueCoder);
+    super(internals, table, address, history, keyCoder, valueCoder);
   }
 
   private V readRow(byte[] rowKey) {
@@ -36,7 +38,15 @@ final class BackendMapState<K, V> extends BackendMapLikeState<K, V> implements M
 
   @Override
   public void put(K key, V value) {
-    table.put(rowKey(key), coding().stamped(now(), valueCoder, value));
+    putRow(rowKey(key), value);
+  }
+
+  private void putRow(byte[] rowKey, V value) {
+    byte[] stored = coding().stamped(now(), valueCoder, value);
+    table.put(rowKey, stored);
+    if (history != null) {
+      history.put(rowKey, address.length, stored);
+    }
   }
 
   /** Returns the previous value (null when absent, in which case the computed value is stored). */
@@ -45,7 +55,7 @@ final class BackendMapState<K, V> extends BackendMapLikeState<K, V> implements M
     byte[] rowKey = rowKey(key);
     V existing = readRow(rowKey);
     if (existing == null) {
-      table.put(rowKey, coding().stamped(now(), valueCoder, mappingFunction.apply(key)));
+      putRow(rowKey, mappingFunction.apply(key));
     }
     return ReadableStates.immediate(existing);
   }

@@ -1,5 +1,6 @@
 package io.arcon.runner.state;
 
+import io.arcon.runner.state.history.ChainRecorder;
 import io.arcon.state.StateTable;
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -22,9 +23,10 @@ final class BackendMultimapState<K, V> extends BackendMapLikeState<K, V>
       BackendStateInternals<?> internals,
       StateTable table,
       byte[] address,
+      ChainRecorder history,
       Coder<K> keyCoder,
       Coder<V> valueCoder) {
-    super(internals, table, address, keyCoder, valueCoder);
+    super(internals, table, address, history, keyCoder, valueCoder);
   }
 
   private List<V> decodeValues(List<byte[]> stored) {
@@ -37,7 +39,12 @@ final class BackendMultimapState<K, V> extends BackendMapLikeState<K, V>
 
   @Override
   public void put(K key, V value) {
-    table.append(rowKey(key), coding().stamped(now(), valueCoder, value));
+    byte[] rowKey = rowKey(key);
+    byte[] element = coding().stamped(now(), valueCoder, value);
+    table.append(rowKey, element);
+    if (history != null) {
+      history.append(rowKey, address.length, element);
+    }
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.arcon.runner.state;
 
+import io.arcon.runner.state.history.ChainRecorder;
 import io.arcon.state.CloseableIterator;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
@@ -22,17 +23,24 @@ final class BackendOrderedListState<T> extends BackendState implements OrderedLi
   private final byte[] prefix;
 
   BackendOrderedListState(
-      BackendStateInternals<?> internals, StateTable table, byte[] address, Coder<T> coder) {
-    super(internals, table, address);
+      BackendStateInternals<?> internals,
+      StateTable table,
+      byte[] address,
+      ChainRecorder history,
+      Coder<T> coder) {
+    super(internals, table, address, history);
     this.coder = coder;
     this.prefix = elementPrefix(address);
   }
 
   @Override
   public void add(TimestampedValue<T> value) {
-    table.append(
-        coding().keyWithTimestamp(prefix, value.getTimestamp().getMillis()),
-        coding().stamped(now(), coder, value.getValue()));
+    byte[] rowKey = coding().keyWithTimestamp(prefix, value.getTimestamp().getMillis());
+    byte[] element = coding().stamped(now(), coder, value.getValue());
+    table.append(rowKey, element);
+    if (history != null) {
+      history.append(rowKey, address.length, element);
+    }
   }
 
   @Override
@@ -72,9 +80,12 @@ final class BackendOrderedListState<T> extends BackendState implements OrderedLi
     if (!minTimestamp.isBefore(limitTimestamp)) {
       return;
     }
-    table.deleteRange(
-        coding().keyWithTimestamp(prefix, minTimestamp.getMillis()),
-        coding().keyWithTimestamp(prefix, limitTimestamp.getMillis()));
+    byte[] from = coding().keyWithTimestamp(prefix, minTimestamp.getMillis());
+    byte[] to = coding().keyWithTimestamp(prefix, limitTimestamp.getMillis());
+    if (history != null) {
+      history.deleteRowsInRange(table, from, to, address.length);
+    }
+    table.deleteRange(from, to);
   }
 
   @Override
@@ -94,6 +105,6 @@ final class BackendOrderedListState<T> extends BackendState implements OrderedLi
 
   @Override
   public void clear() {
-    table.deletePrefix(address);
+    deleteAllRows();
   }
 }

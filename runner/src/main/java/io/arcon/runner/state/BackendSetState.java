@@ -1,5 +1,6 @@
 package io.arcon.runner.state;
 
+import io.arcon.runner.state.history.ChainRecorder;
 import io.arcon.state.CloseableIterator;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
@@ -20,8 +21,12 @@ final class BackendSetState<T> extends BackendState implements SetState<T> {
   private final byte[] prefix;
 
   BackendSetState(
-      BackendStateInternals<?> internals, StateTable table, byte[] address, Coder<T> coder) {
-    super(internals, table, address);
+      BackendStateInternals<?> internals,
+      StateTable table,
+      byte[] address,
+      ChainRecorder history,
+      Coder<T> coder) {
+    super(internals, table, address, history);
     this.coder = coder;
     this.prefix = elementPrefix(address);
   }
@@ -32,7 +37,15 @@ final class BackendSetState<T> extends BackendState implements SetState<T> {
 
   @Override
   public void add(T value) {
-    table.put(rowKey(value), coding().stampOnly(now()));
+    put(rowKey(value));
+  }
+
+  private void put(byte[] rowKey) {
+    byte[] stored = coding().stampOnly(now());
+    table.put(rowKey, stored);
+    if (history != null) {
+      history.put(rowKey, address.length, stored);
+    }
   }
 
   /** Answers for the moment of the call, as runners-core's in-memory set does. */
@@ -46,14 +59,18 @@ final class BackendSetState<T> extends BackendState implements SetState<T> {
     byte[] key = rowKey(t);
     boolean absent = table.get(key) == null;
     if (absent) {
-      table.put(key, coding().stampOnly(now()));
+      put(key);
     }
     return ReadableStates.immediate(absent);
   }
 
   @Override
   public void remove(T t) {
-    table.delete(rowKey(t));
+    byte[] rowKey = rowKey(t);
+    table.delete(rowKey);
+    if (history != null) {
+      history.delete(rowKey, address.length);
+    }
   }
 
   @Override
@@ -79,6 +96,6 @@ final class BackendSetState<T> extends BackendState implements SetState<T> {
 
   @Override
   public void clear() {
-    table.deletePrefix(address);
+    deleteAllRows();
   }
 }

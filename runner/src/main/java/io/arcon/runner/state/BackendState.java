@@ -1,5 +1,6 @@
 package io.arcon.runner.state;
 
+import io.arcon.runner.state.history.ChainRecorder;
 import io.arcon.state.CloseableIterator;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
@@ -11,6 +12,9 @@ import java.util.Arrays;
  * key that was current when it was obtained, so a {@code ReadableState} kept across {@code setKey}
  * still reads its own key. Cells hold no cached data: every read goes to the backend, so a {@code
  * restore} of the backend is visible at once.
+ *
+ * <p>A cell of an exported state id has a {@link ChainRecorder} ({@link #history}, else null) and
+ * reports each write to it right after writing {@link #table}.
  */
 abstract class BackendState {
   /**
@@ -22,10 +26,26 @@ abstract class BackendState {
   final StateTable table;
   final byte[] address;
 
-  BackendState(BackendStateInternals<?> internals, StateTable table, byte[] address) {
+  /** Records this cell's writes in its version chains; null when the state id is not exported. */
+  final ChainRecorder history;
+
+  BackendState(
+      BackendStateInternals<?> internals, StateTable table, byte[] address, ChainRecorder history) {
     this.internals = internals;
     this.table = table;
     this.address = address;
+    this.history = history;
+  }
+
+  /**
+   * Deletes every row of this cell (its own row and element rows), recording each in the history
+   * first when the cell has one.
+   */
+  final void deleteAllRows() {
+    if (history != null) {
+      history.deleteRowsWithPrefix(table, address, address.length);
+    }
+    table.deletePrefix(address);
   }
 
   /** {@code address + 0x01}: the prefix of all element rows of this cell. */

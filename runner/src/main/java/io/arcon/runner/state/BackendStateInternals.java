@@ -1,5 +1,10 @@
 package io.arcon.runner.state;
 
+import io.arcon.runner.state.history.ChainLayout;
+import io.arcon.runner.state.history.ChainRecorder;
+import io.arcon.runner.state.history.ChainRecorders;
+import io.arcon.runner.state.history.ExportedState;
+import io.arcon.runner.state.history.StateHistory;
 import io.arcon.state.CloseableIterator;
 import io.arcon.state.KeyBytes;
 import io.arcon.state.StateBackend;
@@ -9,6 +14,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 import org.apache.beam.runners.core.StateInternals;
 import org.apache.beam.runners.core.StateNamespace;
 import org.apache.beam.runners.core.StateTag;
@@ -22,6 +28,7 @@ import org.apache.beam.sdk.state.OrderedListState;
 import org.apache.beam.sdk.state.SetState;
 import org.apache.beam.sdk.state.State;
 import org.apache.beam.sdk.state.StateContext;
+import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.state.WatermarkHoldState;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
@@ -73,6 +80,13 @@ import org.joda.time.Instant;
  *
  * <p>Set elements and map keys compare by their encodings, as the current key does, so their coders
  * must be deterministic.
+ *
+ * <h2>History</h2>
+ *
+ * <p>After {@link #enableHistory}, every write to a row of an exported state id is also recorded in
+ * that row's version chain in table {@value ChainLayout#HISTORY_TABLE} (layout and semantics:
+ * {@link ChainLayout}), which {@link StateHistory} reads as of any version time. Cells of other
+ * state ids are bound without a recorder and write exactly as before.
  */
 public final class BackendStateInternals<K> implements StateInternals {
   public static final String STATE_TABLE = "beam_state";
@@ -97,6 +111,11 @@ public final class BackendStateInternals<K> implements StateInternals {
 
   /** The slot of the last {@link #state} call: the usual next one (same cell, another key). */
   private CachedCell lastCell;
+
+  /** Recorders of the exported state ids; null until {@link #enableHistory}. */
+  private ChainRecorders history;
+
+  private StateHistory stateHistory;
 
   private K key;
   private byte[] encodedKey;
@@ -169,6 +188,46 @@ public final class BackendStateInternals<K> implements StateInternals {
   }
 
   /**
+   * Starts recording the version chains of the states in {@code exportedSpecs} (state id to the
+   * DoFn's StateSpec, coders known), from the next write on. Call it once, before processing: a
+   * cell obtained from {@link #state} earlier and kept by the caller does not record (cells
+   * obtained afterwards do; a second call replaces the first). Runner-internal state ids and user
+   * states not in the map are not recorded and cost nothing extra: their cells are bound without a
+   * recorder.
+   *
+   * @param exactById for each exported id: true when versions are exact (chain stamp = the event
+   *     time set by {@link #setEventTime}: element or timer timestamp), false for a watermark cut
+   *     (chain stamp = {@code inputWatermark} at the write)
+   * @param inputWatermark the operator's current input watermark in epoch millis, read per write of
+   *     a watermark-cut state
+   * @return the reader (and pruner) of the recorded history, also {@link #history()}
+   */
+  public StateHistory enableHistory(
+      Map<String, ? extends StateSpec<?>> exportedSpecs,
+      Map<String, Boolean> exactById,
+      LongSupplier inputWatermark) {
+    Objects.requireNonNull(exportedSpecs, "exportedSpecs");
+    Objects.requireNonNull(exactById, "exactById");
+    StateHistory reader = new StateHistory(backend, exportedSpecs);
+    this.history =
+        new ChainRecorders(
+            backend, reader.exportedStates(), exactById, this::eventTimeMillis, inputWatermark);
+    this.stateHistory = reader;
+    // Cached cells were bound without recorders.
+    dropCells();
+    return reader;
+  }
+
+  /** The history of the exported states. */
+  public StateHistory history() {
+    if (stateHistory == null) {
+      throw new IllegalStateException(
+          "No state is exported: call enableHistory(...) before reading the state history");
+    }
+    return stateHistory;
+  }
+
+  /**
    * The minimum over all keys and namespaces of the WatermarkHoldState values, or {@link
    * BoundedWindow#TIMESTAMP_MAX_VALUE} when there is no hold.
    */
@@ -184,18 +243,26 @@ public final class BackendStateInternals<K> implements StateInternals {
   /** Removes every state cell and hold of the current key in {@code namespace}. */
   public void clearNamespace(StateNamespace namespace) {
     requireKey();
-    clearPrefix(
+    byte[] prefix =
         addressBuilder
             .reset()
             .writeLengthPrefixed(encodedKey)
             .writeLengthPrefixed(namespace.stringKey())
-            .toByteArray());
+            .toByteArray();
+    if (history != null) {
+      history.recordClearNamespace(stateTable, prefix);
+    }
+    clearPrefix(prefix);
   }
 
   /** Removes every state cell and hold of the current key, in every namespace. */
   public void clearKey() {
     requireKey();
-    clearPrefix(addressBuilder.reset().writeLengthPrefixed(encodedKey).toByteArray());
+    byte[] prefix = addressBuilder.reset().writeLengthPrefixed(encodedKey).toByteArray();
+    if (history != null) {
+      history.recordClearKey(stateTable, prefix);
+    }
+    clearPrefix(prefix);
   }
 
   private void clearPrefix(byte[] prefix) {
@@ -353,21 +420,41 @@ public final class BackendStateInternals<K> implements StateInternals {
     /** How to make the cell just bound for another address, when that needs nothing else. */
     private CellFactory factory;
 
+    /** The recorder of an exported id (checked to be exported as {@code kind}), else null. */
+    private ChainRecorder recorder(StateTag<?> tag, ExportedState.Kind kind) {
+      if (history == null) {
+        return null;
+      }
+      ChainRecorder recorder = history.forId(tag.getId());
+      if (recorder != null) {
+        recorder.requireKind(kind);
+      }
+      return recorder;
+    }
+
     @Override
     public <T> ValueState<T> bindValue(StateTag<ValueState<T>> spec, Coder<T> coder) {
-      factory = a -> new BackendValueState<>(BackendStateInternals.this, stateTable, a, coder);
+      ChainRecorder recorder = recorder(spec, ExportedState.Kind.VALUE);
+      factory =
+          a -> new BackendValueState<>(BackendStateInternals.this, stateTable, a, recorder, coder);
       return (ValueState<T>) factory.create(address);
     }
 
     @Override
     public <T> BagState<T> bindBag(StateTag<BagState<T>> spec, Coder<T> elemCoder) {
-      factory = a -> new BackendBagState<>(BackendStateInternals.this, stateTable, a, elemCoder);
+      ChainRecorder recorder = recorder(spec, ExportedState.Kind.BAG);
+      factory =
+          a ->
+              new BackendBagState<>(BackendStateInternals.this, stateTable, a, recorder, elemCoder);
       return (BagState<T>) factory.create(address);
     }
 
     @Override
     public <T> SetState<T> bindSet(StateTag<SetState<T>> spec, Coder<T> elemCoder) {
-      factory = a -> new BackendSetState<>(BackendStateInternals.this, stateTable, a, elemCoder);
+      ChainRecorder recorder = recorder(spec, ExportedState.Kind.SET);
+      factory =
+          a ->
+              new BackendSetState<>(BackendStateInternals.this, stateTable, a, recorder, elemCoder);
       return (SetState<T>) factory.create(address);
     }
 
@@ -376,10 +463,11 @@ public final class BackendStateInternals<K> implements StateInternals {
         StateTag<MapState<KeyT, ValueT>> spec,
         Coder<KeyT> mapKeyCoder,
         Coder<ValueT> mapValueCoder) {
+      ChainRecorder recorder = recorder(spec, ExportedState.Kind.MAP);
       factory =
           a ->
               new BackendMapState<>(
-                  BackendStateInternals.this, stateTable, a, mapKeyCoder, mapValueCoder);
+                  BackendStateInternals.this, stateTable, a, recorder, mapKeyCoder, mapValueCoder);
       return (MapState<KeyT, ValueT>) factory.create(address);
     }
 
@@ -389,14 +477,22 @@ public final class BackendStateInternals<K> implements StateInternals {
         Coder<KeyT> keyCoder,
         Coder<ValueT> valueCoder) {
       return new BackendMultimapState<>(
-          BackendStateInternals.this, stateTable, address, keyCoder, valueCoder);
+          BackendStateInternals.this,
+          stateTable,
+          address,
+          recorder(spec, ExportedState.Kind.MULTIMAP),
+          keyCoder,
+          valueCoder);
     }
 
     @Override
     public <T> OrderedListState<T> bindOrderedList(
         StateTag<OrderedListState<T>> spec, Coder<T> elemCoder) {
+      ChainRecorder recorder = recorder(spec, ExportedState.Kind.ORDERED_LIST);
       factory =
-          a -> new BackendOrderedListState<>(BackendStateInternals.this, stateTable, a, elemCoder);
+          a ->
+              new BackendOrderedListState<>(
+                  BackendStateInternals.this, stateTable, a, recorder, elemCoder);
       return (OrderedListState<T>) factory.create(address);
     }
 
@@ -406,7 +502,12 @@ public final class BackendStateInternals<K> implements StateInternals {
         Coder<AccumT> accumCoder,
         CombineFn<InputT, AccumT, OutputT> combineFn) {
       return new BackendCombiningState<>(
-          BackendStateInternals.this, stateTable, address, accumCoder, combineFn);
+          BackendStateInternals.this,
+          stateTable,
+          address,
+          recorder(spec, ExportedState.Kind.COMBINING),
+          accumCoder,
+          combineFn);
     }
 
     @Override
@@ -421,6 +522,7 @@ public final class BackendStateInternals<K> implements StateInternals {
     @Override
     public WatermarkHoldState bindWatermark(
         StateTag<WatermarkHoldState> spec, TimestampCombiner timestampCombiner) {
+      recorder(spec, null);
       return new BackendWatermarkHoldState(
           BackendStateInternals.this, holdTable, holdIndexTable, address, timestampCombiner);
     }

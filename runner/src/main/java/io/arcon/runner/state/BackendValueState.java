@@ -1,5 +1,6 @@
 package io.arcon.runner.state;
 
+import io.arcon.runner.state.history.ChainRecorder;
 import io.arcon.state.StateTable;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.state.ValueState;
@@ -9,8 +10,12 @@ final class BackendValueState<T> extends BackendState implements ValueState<T> {
   private final Coder<T> coder;
 
   BackendValueState(
-      BackendStateInternals<?> internals, StateTable table, byte[] address, Coder<T> coder) {
-    super(internals, table, address);
+      BackendStateInternals<?> internals,
+      StateTable table,
+      byte[] address,
+      ChainRecorder history,
+      Coder<T> coder) {
+    super(internals, table, address, history);
     this.coder = coder;
   }
 
@@ -21,7 +26,11 @@ final class BackendValueState<T> extends BackendState implements ValueState<T> {
       clear();
       return;
     }
-    table.put(address, coding().stamped(now(), coder, input));
+    byte[] stored = coding().stamped(now(), coder, input);
+    table.put(address, stored);
+    if (history != null) {
+      history.put(address, address.length, stored);
+    }
   }
 
   @Override
@@ -38,5 +47,8 @@ final class BackendValueState<T> extends BackendState implements ValueState<T> {
   @Override
   public void clear() {
     table.delete(address);
+    if (history != null) {
+      history.delete(address, address.length);
+    }
   }
 }

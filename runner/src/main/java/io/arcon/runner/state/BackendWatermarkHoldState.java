@@ -23,7 +23,7 @@ final class BackendWatermarkHoldState extends BackendState implements WatermarkH
       StateTable index,
       byte[] address,
       TimestampCombiner timestampCombiner) {
-    super(internals, holds, address);
+    super(internals, holds, address, null);
     this.index = index;
     this.timestampCombiner = timestampCombiner;
   }

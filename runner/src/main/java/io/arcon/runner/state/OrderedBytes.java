@@ -19,15 +19,15 @@ import java.util.Arrays;
  *       sort before positive ones).
  * </ul>
  */
-final class OrderedBytes extends OutputStream {
+public final class OrderedBytes extends OutputStream {
   private byte[] buf;
   private int len;
 
-  OrderedBytes(int initialCapacity) {
+  public OrderedBytes(int initialCapacity) {
     buf = new byte[initialCapacity];
   }
 
-  OrderedBytes reset() {
+  public OrderedBytes reset() {
     len = 0;
     return this;
   }
@@ -42,36 +42,36 @@ final class OrderedBytes extends OutputStream {
     writeBytes(bytes, offset, length);
   }
 
-  OrderedBytes writeByte(int b) {
+  public OrderedBytes writeByte(int b) {
     ensure(1);
     buf[len++] = (byte) b;
     return this;
   }
 
-  OrderedBytes writeBytes(byte[] bytes) {
+  public OrderedBytes writeBytes(byte[] bytes) {
     ensure(bytes.length);
     System.arraycopy(bytes, 0, buf, len, bytes.length);
     len += bytes.length;
     return this;
   }
 
-  OrderedBytes writeBytes(byte[] bytes, int offset, int length) {
+  public OrderedBytes writeBytes(byte[] bytes, int offset, int length) {
     ensure(length);
     System.arraycopy(bytes, offset, buf, len, length);
     len += length;
     return this;
   }
 
-  OrderedBytes writeLengthPrefixed(byte[] bytes) {
+  public OrderedBytes writeLengthPrefixed(byte[] bytes) {
     writeInt(bytes.length);
     return writeBytes(bytes);
   }
 
-  OrderedBytes writeLengthPrefixed(String s) {
+  public OrderedBytes writeLengthPrefixed(String s) {
     return writeLengthPrefixed(s.getBytes(StandardCharsets.UTF_8));
   }
 
-  OrderedBytes writeInt(int v) {
+  public OrderedBytes writeInt(int v) {
     ensure(4);
     buf[len++] = (byte) (v >>> 24);
     buf[len++] = (byte) (v >>> 16);
@@ -81,12 +81,12 @@ final class OrderedBytes extends OutputStream {
   }
 
   /** Writes a long so that byte order equals numeric order. */
-  OrderedBytes writeOrderedLong(long v) {
+  public OrderedBytes writeOrderedLong(long v) {
     return writeRawLong(v ^ Long.MIN_VALUE);
   }
 
   /** Writes a plain big-endian long (values, not keys: no ordering needed). */
-  OrderedBytes writeRawLong(long v) {
+  public OrderedBytes writeRawLong(long v) {
     ensure(8);
     for (int shift = 56; shift >= 0; shift -= 8) {
       buf[len++] = (byte) (v >>> shift);
@@ -94,11 +94,11 @@ final class OrderedBytes extends OutputStream {
     return this;
   }
 
-  int length() {
+  public int length() {
     return len;
   }
 
-  byte[] toByteArray() {
+  public byte[] toByteArray() {
     return Arrays.copyOf(buf, len);
   }
 
@@ -110,14 +110,14 @@ final class OrderedBytes extends OutputStream {
 
   // ---- decoders -------------------------------------------------------------------------------
 
-  static int readInt(byte[] b, int pos) {
+  public static int readInt(byte[] b, int pos) {
     return ((b[pos] & 0xff) << 24)
         | ((b[pos + 1] & 0xff) << 16)
         | ((b[pos + 2] & 0xff) << 8)
         | (b[pos + 3] & 0xff);
   }
 
-  static long readRawLong(byte[] b, int pos) {
+  public static long readRawLong(byte[] b, int pos) {
     long v = 0;
     for (int i = 0; i < 8; i++) {
       v = (v << 8) | (b[pos + i] & 0xffL);
@@ -125,12 +125,12 @@ final class OrderedBytes extends OutputStream {
     return v;
   }
 
-  static long readOrderedLong(byte[] b, int pos) {
+  public static long readOrderedLong(byte[] b, int pos) {
     return readRawLong(b, pos) ^ Long.MIN_VALUE;
   }
 
   /** The bytes of the length-prefixed part starting at {@code pos}. */
-  static byte[] readLengthPrefixed(byte[] b, int pos) {
+  public static byte[] readLengthPrefixed(byte[] b, int pos) {
     int n = readInt(b, pos);
     if (n < 0 || pos + 4 + n > b.length) {
       throw new IndexOutOfBoundsException(
@@ -140,11 +140,11 @@ final class OrderedBytes extends OutputStream {
   }
 
   /** Position just after the length-prefixed part starting at {@code pos}. */
-  static int skipLengthPrefixed(byte[] b, int pos) {
+  public static int skipLengthPrefixed(byte[] b, int pos) {
     return pos + 4 + readInt(b, pos);
   }
 
-  static byte[] orderedLong(long v) {
+  public static byte[] orderedLong(long v) {
     return new OrderedBytes(8).writeOrderedLong(v).toByteArray();
   }
 }

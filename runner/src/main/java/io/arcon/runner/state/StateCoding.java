@@ -10,8 +10,8 @@ import org.apache.beam.sdk.coders.Coder;
  * buffer (the owner is single-threaded). Stored values are {@code [updated_at: 8 bytes big-endian
  * epoch millis][value encoded with the coder, nested context]}.
  */
-final class StateCoding {
-  static final int STAMP_BYTES = 8;
+public final class StateCoding {
+  public static final int STAMP_BYTES = 8;
 
   private final OrderedBytes out = new OrderedBytes(256);
 
@@ -59,17 +59,17 @@ final class StateCoding {
   }
 
   /** The updated_at of a stored value, in epoch millis. */
-  static long updatedAt(byte[] stored) {
+  public static long updatedAt(byte[] stored) {
     return OrderedBytes.readRawLong(stored, 0);
   }
 
   /** Decodes the value of a stamped row. */
-  static <T> T decodeStamped(Coder<T> coder, byte[] stored) {
+  public static <T> T decodeStamped(Coder<T> coder, byte[] stored) {
     return decode(coder, stored, STAMP_BYTES);
   }
 
   /** Decodes {@code bytes[offset..]} with the coder. */
-  static <T> T decode(Coder<T> coder, byte[] bytes, int offset) {
+  public static <T> T decode(Coder<T> coder, byte[] bytes, int offset) {
     try {
       return coder.decode(new ByteInput(bytes, offset));
     } catch (IOException | RuntimeException e) {

@@ -12,6 +12,8 @@
  *       current-key view a DoFn runner uses.
  *   <li>{@link io.arcon.runner.state.StateAddress}: decodes row keys and {@code updated_at} for
  *       readers that walk the tables (state extraction).
+ *   <li>{@link io.arcon.runner.state.history}: per-row version chains of exported states, read as
+ *       of any version time (TSS).
  * </ul>
  *
  * <p>Everything here is single-threaded, like the Arcon node that owns the backend. After {@code

@@ -1,0 +1,119 @@
+package io.arcon.runner.state.history;
+
+import io.arcon.runner.state.OrderedBytes;
+import io.arcon.state.CloseableIterator;
+import io.arcon.state.StateEntry;
+import io.arcon.state.StateTable;
+import java.nio.charset.StandardCharsets;
+import java.util.function.LongSupplier;
+
+/**
+ * Records the writes of one exported state id into its chains (layout: {@link ChainLayout}). The
+ * cells of the id call it next to each write to {@code beam_state}, passing the row key they wrote
+ * and the length of the cell's address at its start; a write costs one key built in a reused buffer
+ * and one put or append, with no read.
+ *
+ * <p>The chain stamp is the operator's current event time for an exact state and its current input
+ * watermark for a watermark-cut one, read at each write.
+ */
+public final class ChainRecorder {
+  private final ExportedState state;
+  private final StateTable history;
+  private final OrderedBytes keyBuffer;
+  private final LongSupplier chainStamp;
+
+  /** Bytes of {@code lp(state id)}, the last part of a cell's address. */
+  private final int idPartLength;
+
+  ChainRecorder(
+      ExportedState state, StateTable history, OrderedBytes keyBuffer, LongSupplier chainStamp) {
+    this.state = state;
+    this.history = history;
+    this.keyBuffer = keyBuffer;
+    this.chainStamp = chainStamp;
+    this.idPartLength = 4 + state.id().getBytes(StandardCharsets.UTF_8).length;
+  }
+
+  public ExportedState state() {
+    return state;
+  }
+
+  /**
+   * Checks, when a cell of this id is bound, that the runtime binds the kind that was exported: the
+   * chains of a kind are written (put or append) and decoded by that kind.
+   */
+  public void requireKind(ExportedState.Kind bound) {
+    if (bound != state.kind()) {
+      throw new IllegalStateException(
+          "State '"
+              + state.id()
+              + "' was exported as "
+              + state.kind()
+              + " but the DoFn binds it as "
+              + (bound == null ? "a watermark hold" : bound)
+              + ": export the StateSpec the DoFn declares for this id");
+    }
+  }
+
+  /** A put of {@code stored} into the row {@code rowKey} of a put-row kind. */
+  public void put(byte[] rowKey, int addressLength, byte[] stored) {
+    history.put(chainKey(rowKey, addressLength), stored);
+  }
+
+  /** An append of {@code element} to the list row {@code rowKey}. */
+  public void append(byte[] rowKey, int addressLength, byte[] element) {
+    history.append(chainKey(rowKey, addressLength), element);
+  }
+
+  /** A delete of the row {@code rowKey} (which need not exist). */
+  public void delete(byte[] rowKey, int addressLength) {
+    byte[] key = chainKey(rowKey, addressLength);
+    if (state.kind().listRows()) {
+      history.append(key, ChainLayout.DELETE);
+    } else {
+      history.put(key, ChainLayout.DELETE);
+    }
+  }
+
+  /**
+   * A delete of every row of {@code stateTable} under {@code rowPrefix}; call it before deleting
+   * them there. It reads the rows, as a clear of a multi-row cell must name each row it ends.
+   */
+  public void deleteRowsWithPrefix(StateTable stateTable, byte[] rowPrefix, int addressLength) {
+    try (CloseableIterator<StateEntry> rows = stateTable.prefixScan(rowPrefix)) {
+      deleteAll(rows, addressLength);
+    }
+  }
+
+  /** A delete of every row of {@code stateTable} in {@code [fromInclusive, toExclusive)}. */
+  public void deleteRowsInRange(
+      StateTable stateTable, byte[] fromInclusive, byte[] toExclusive, int addressLength) {
+    try (CloseableIterator<StateEntry> rows = stateTable.scan(fromInclusive, toExclusive)) {
+      deleteAll(rows, addressLength);
+    }
+  }
+
+  private void deleteAll(CloseableIterator<StateEntry> rows, int addressLength) {
+    while (rows.hasNext()) {
+      delete(rows.next().key(), addressLength);
+    }
+  }
+
+  /**
+   * {@code lp(id) lp(key) lp(namespace) lp(suffix) ts(stamp)} from a row key {@code lp(key)
+   * lp(namespace) lp(id) suffix}: the address's parts moved, no parsing needed since the id's
+   * length is known.
+   */
+  private byte[] chainKey(byte[] rowKey, int addressLength) {
+    int idStart = addressLength - idPartLength;
+    int suffixLength = rowKey.length - addressLength;
+    return keyBuffer
+        .reset()
+        .writeBytes(rowKey, idStart, idPartLength)
+        .writeBytes(rowKey, 0, idStart)
+        .writeInt(suffixLength)
+        .writeBytes(rowKey, addressLength, suffixLength)
+        .writeOrderedLong(chainStamp.getAsLong())
+        .toByteArray();
+  }
+}

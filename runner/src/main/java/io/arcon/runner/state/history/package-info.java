@@ -1,0 +1,23 @@
+/**
+ * Version chains of exported Beam states, so that TSS reads a state as it was at a version time T:
+ * the state after exactly the writes whose chain stamp is &lt; T (the event time for exact states,
+ * the input watermark for watermark-cut ones).
+ *
+ * <ul>
+ *   <li>{@link io.arcon.runner.state.history.ChainLayout}: the history table's binary layout and
+ *       what an entry means.
+ *   <li>{@link io.arcon.runner.state.history.ChainRecorder} (one per exported state id, grouped in
+ *       {@link io.arcon.runner.state.history.ChainRecorders}): records each write of a cell next to
+ *       the write itself; {@code BackendStateInternals#enableHistory} installs them.
+ *   <li>{@link io.arcon.runner.state.history.StateHistory}: reads the cells of a state at T in
+ *       resumable chunks, decoded to Beam-level values, and prunes the chains below a horizon
+ *       ({@link io.arcon.runner.state.history.ChainPruner}); {@link
+ *       io.arcon.runner.state.history.CellAssembler} rebuilds one cell.
+ *   <li>{@link io.arcon.runner.state.history.ExportedState}: the kind and coders of an exported
+ *       StateSpec.
+ * </ul>
+ *
+ * <p>The history lives in the operator's own state backend (heap, rocksdb or lmdb), so it is in
+ * every snapshot and restored with the state it describes.
+ */
+package io.arcon.runner.state.history;
