@@ -105,12 +105,23 @@ final class ControlPlane implements AutoCloseable {
       Set<String> missing = tss.missingStates(app, files);
       if (!missing.isEmpty()) {
         tsss.fail(tss, version, app, "sealed without writing states " + missing);
+        versionFinished(tss);
         return;
       }
       tss.seal(app, version, files);
       tsss.persist(tss);
       commits.schedule(tss);
     }
+  }
+
+  /**
+   * A version left the open set without a commit (it failed): the next one may now be the earliest
+   * and fully sealed, and the schedule may have room for more.
+   */
+  private void versionFinished(TssState tss) {
+    scheduler.extend(tss);
+    commits.schedule(tss);
+    scheduler.dispatch(tss);
   }
 
   void failed(AppSession session, String tssName, Instant version, String reason) {
@@ -120,8 +131,9 @@ final class ControlPlane implements AutoCloseable {
       if (tss == null || tss.version(version) == null || !tss.version(version).isPending()) {
         return;
       }
+      // Also while its commit runs: the commit then leaves it FAILED and writes no marker.
       tsss.fail(tss, version, app, reason);
-      commits.schedule(tss);
+      versionFinished(tss);
     }
   }
 
