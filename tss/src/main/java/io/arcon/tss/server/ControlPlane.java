@@ -51,7 +51,7 @@ final class ControlPlane implements AutoCloseable {
   private final CommitCoordinator commits;
   private final DefinitionValidator validator;
 
-  /** Loads the catalog and finishes what a restart interrupted. */
+  /** Loads the catalog; {@link #resume} then finishes what a restart interrupted. */
   ControlPlane(CatalogStore store, LakeLayout lake, VersionCommitter committer) {
     this.lake = lake;
     this.committer = committer;
@@ -60,6 +60,13 @@ final class ControlPlane implements AutoCloseable {
     this.scheduler = new VersionScheduler(apps, tsss, lake);
     this.commits = new CommitCoordinator(lock, tsss, scheduler, committer, lake);
     this.validator = new DefinitionValidator(apps, tsss, lake, committer);
+  }
+
+  /**
+   * Schedules the versions of the loaded catalog and commits those every app had sealed. Separate
+   * from the constructor so that a server that fails to listen has written nothing to the lake.
+   */
+  void resume() {
     synchronized (lock) {
       for (TssState tss : tsss.all()) {
         scheduler.extend(tss);

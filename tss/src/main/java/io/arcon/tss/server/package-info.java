@@ -32,7 +32,10 @@
  * file, fsync, atomic rename, directory fsync), {@code <home>/catalog/tss/<name>.versions}
  * (append-only log of committed/failed versions) and {@code <home>/catalog/apps/<app>.json} (the
  * last state catalog each app registered). Everything is reloaded at start; a version that every
- * app had sealed but that was not committed before a crash is committed after the restart.
+ * app had sealed but that was not committed before a crash is committed after the restart, once the
+ * server listens. {@code <home>/control-plane.lock} ({@link io.arcon.tss.server.HomeLock}) keeps
+ * one control plane per home, across processes. {@link io.arcon.tss.server.EmbeddedControlPlane}
+ * starts one inside a pipeline's JVM when none listens at its endpoint.
  *
  * <h2>Scheduling</h2>
  *

@@ -59,6 +59,7 @@ class ControlPlaneTest {
           }
         };
     plane = new ControlPlane(new CatalogStore(home), lake, gated);
+    plane.resume();
   }
 
   @AfterEach
