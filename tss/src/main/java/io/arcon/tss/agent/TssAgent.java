@@ -34,8 +34,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -50,6 +52,10 @@ import org.slf4j.LoggerFactory;
  * network) the agent reconnects with exponential backoff, registers again and re-sends its last
  * watermark; the control plane then re-sends every assignment the app has not sealed. Extractions
  * run one at a time on the agent's own thread, never on the app's threads.
+ *
+ * <p>Nothing the control plane does reaches the app as an exception: without a control plane the
+ * agent says so once at INFO and retries in the background; when another running app has its name,
+ * it says so once at WARN and retries at its longest backoff (see {@link ConnectionLog}).
  */
 public final class TssAgent implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TssAgent.class);
@@ -64,6 +70,13 @@ public final class TssAgent implements AutoCloseable {
   private final Duration maxBackoff;
   private final ScheduledExecutorService connector;
   private final ScheduledExecutorService extractor;
+
+  /**
+   * This agent across its reconnects: lets the control plane tell its new stream from another app.
+   */
+  private final String instance = UUID.randomUUID().toString();
+
+  private final ConnectionLog connectionLog;
 
   private final Object lock = new Object();
   private StreamObserver<AppMessage> requests; // guarded by lock
@@ -98,6 +111,7 @@ public final class TssAgent implements AutoCloseable {
     this.minBackoff = b.minBackoff;
     this.maxBackoff = b.maxBackoff;
     this.backoff = b.minBackoff;
+    this.connectionLog = new ConnectionLog(app, endpoint);
     this.connector = daemonExecutor("tss-agent-" + app + "-connect");
     this.extractor = daemonExecutor("tss-agent-" + app + "-extract");
   }
@@ -211,7 +225,6 @@ public final class TssAgent implements AutoCloseable {
       // starting) is retried with backoff instead of killing the connector thread.
       register = registerMessage();
     } catch (RuntimeException e) {
-      LOG.warn("agent {}: the state source cannot list its states: {}", app, e.toString());
       long generation;
       synchronized (lock) {
         generation = ++streamGeneration;
@@ -234,7 +247,7 @@ public final class TssAgent implements AutoCloseable {
   }
 
   private Register registerMessage() {
-    Register.Builder register = Register.newBuilder().setApp(app);
+    Register.Builder register = Register.newBuilder().setApp(app).setInstance(instance);
     for (StateDescriptor d : source.states()) {
       register.addStates(StateInfos.toProto(d));
     }
@@ -292,11 +305,15 @@ public final class TssAgent implements AutoCloseable {
               sendLocked(watermarkMessage(watermark));
             }
           }
-          LOG.info("agent {} registered with the control plane at {}", app, endpoint);
+          log(connectionLog.registered());
         }
         case ASSIGNMENT -> {
           ExtractionAssignment assignment = message.getAssignment();
-          extractor.execute(() -> extract(generation, assignment));
+          try {
+            extractor.execute(() -> extract(generation, assignment));
+          } catch (RejectedExecutionException e) {
+            LOG.debug("agent {} is closed; assignment {} dropped", app, assignment.getTss());
+          }
         }
         default -> LOG.warn("agent {} ignores an empty control message", app);
       }
@@ -326,16 +343,25 @@ public final class TssAgent implements AutoCloseable {
         registeredLatch = new CountDownLatch(1);
       }
       lastError = status.getCode() + ": " + status.getDescription();
-      delay = backoff;
-      Duration doubled = backoff.multipliedBy(2);
-      backoff = doubled.compareTo(maxBackoff) > 0 ? maxBackoff : doubled;
+      if (status.getCode() == Status.Code.ALREADY_EXISTS) {
+        // Another app of this name runs; it may run for days, so ask rarely.
+        delay = maxBackoff;
+      } else {
+        delay = backoff;
+        Duration doubled = backoff.multipliedBy(2);
+        backoff = doubled.compareTo(maxBackoff) > 0 ? maxBackoff : doubled;
+      }
     }
-    if (status.getCode() == Status.Code.UNAVAILABLE) {
-      LOG.debug("agent {}: control plane at {} unavailable, retry in {}", app, endpoint, delay);
-    } else {
-      LOG.warn("agent {}: stream to {} ended: {}; retry in {}", app, endpoint, status, delay);
+    log(connectionLog.streamEnded(status, delay));
+    try {
+      connector.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      LOG.debug("agent {} is closed; not reconnecting", app);
     }
-    connector.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private static void log(ConnectionLog.Entry entry) {
+    LOG.atLevel(entry.level()).log(entry.message());
   }
 
   // ------------------------------------------------------------------ extraction

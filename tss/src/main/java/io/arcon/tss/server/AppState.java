@@ -14,6 +14,8 @@ final class AppState {
   private final String name;
   private List<StateDescriptor> states;
   private AppSession session;
+  private String instance = "";
+  private Instant connectedSince;
   private Instant watermark;
 
   AppState(String name, List<StateDescriptor> states) {
@@ -47,16 +49,33 @@ final class AppState {
   }
 
   /**
-   * The app registered {@code states} on {@code newSession}. The watermark is kept: the agent
-   * reports it again right after registering anyway.
-   *
-   * @return the stream this one replaces (the app reconnected before the old stream timed out),
-   *     which the caller ends; null if there is none
+   * Whether a registration on {@code stream} from agent {@code otherInstance} comes from another
+   * running app of this name: this one is connected on another stream, of another agent.
    */
-  AppSession connect(AppSession newSession, List<StateDescriptor> newStates) {
+  boolean runsElsewhere(AppSession stream, String otherInstance) {
+    return session != null
+        && session != stream
+        && (instance.isEmpty() || !instance.equals(otherInstance));
+  }
+
+  /** Since when the current stream is connected, or null while disconnected. */
+  Instant connectedSince() {
+    return connectedSince;
+  }
+
+  /**
+   * The app registered {@code states} on {@code newSession} from agent {@code newInstance}. The
+   * watermark is kept: the agent reports it again right after registering anyway.
+   *
+   * @return the stream this one replaces (the same agent reconnected before its old stream timed
+   *     out), which the caller ends; null if there is none
+   */
+  AppSession connect(AppSession newSession, List<StateDescriptor> newStates, String newInstance) {
     AppSession replaced = session != null && session != newSession ? session : null;
     states = List.copyOf(newStates);
     session = newSession;
+    instance = newInstance;
+    connectedSince = Instant.now();
     return replaced;
   }
 
@@ -69,6 +88,7 @@ final class AppState {
   boolean disconnect(AppSession stream) {
     if (isOn(stream)) {
       session = null;
+      connectedSince = null;
       return true;
     }
     return false;

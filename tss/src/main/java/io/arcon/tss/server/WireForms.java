@@ -197,7 +197,7 @@ final class WireForms {
             "state " + app + "." + s.getName() + " has a bad schema: " + e.getMessage());
       }
     }
-    return new Registration(app, states);
+    return new Registration(app, states, register.getInstance());
   }
 
   static AppSummary summary(AppState.Snapshot app) {
