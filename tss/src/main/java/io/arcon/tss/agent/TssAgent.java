@@ -10,6 +10,7 @@ import io.arcon.tss.proto.AppMessage;
 import io.arcon.tss.proto.Consistency;
 import io.arcon.tss.proto.ControlMessage;
 import io.arcon.tss.proto.ExtractionAssignment;
+import io.arcon.tss.proto.Finished;
 import io.arcon.tss.proto.Register;
 import io.arcon.tss.proto.TssControlGrpc;
 import io.arcon.tss.proto.VersionFailed;
@@ -83,6 +84,9 @@ public final class TssAgent implements AutoCloseable {
   private long streamGeneration; // guarded by lock
   private boolean registered; // guarded by lock
   private Instant watermark; // guarded by lock
+  private Instant historyFrom; // guarded by lock
+  private Instant finishedEnd; // guarded by lock; set by finish()
+  private CountDownLatch drainedLatch; // guarded by lock; set by finish()
   private Duration backoff; // guarded by lock
   private String lastError; // guarded by lock
   private boolean closed; // guarded by lock
@@ -178,15 +182,72 @@ public final class TssAgent implements AutoCloseable {
   /**
    * Reports the app's watermark: every input with an earlier event time has been applied to its
    * state. Versions at T &lt; watermark become extractable. Sent now if connected, else on
-   * reconnect.
+   * reconnect. The app keeps its whole state history (no horizon).
    */
   public void reportWatermark(Instant newWatermark) {
+    reportWatermark(newWatermark, null);
+  }
+
+  /**
+   * Reports the app's watermark and its history horizon. Sent now if connected, else on reconnect.
+   *
+   * @param newWatermark every input with an earlier event time has been applied to the state
+   * @param newHistoryFrom the oldest version time the app can still extract (its state history is
+   *     pruned before it), or null for no limit; the control plane refuses a TSS that starts
+   *     earlier
+   */
+  public void reportWatermark(Instant newWatermark, Instant newHistoryFrom) {
     Objects.requireNonNull(newWatermark, "watermark");
     synchronized (lock) {
       watermark = newWatermark;
+      historyFrom = newHistoryFrom;
       if (registered) {
-        sendLocked(watermarkMessage(newWatermark));
+        sendLocked(watermarkMessage(newWatermark, newHistoryFrom));
       }
+    }
+  }
+
+  /**
+   * The app's input has ended (a bounded run): tells the control plane, keeps answering its
+   * extraction assignments, and waits until every version due for the app is sealed. The control
+   * plane then stops each TSS over the app at its first version at or after {@code end}.
+   *
+   * <p>Never stalls a pipeline on a missing control plane: returns false at once when the agent is
+   * not registered, and after {@code timeout} otherwise. If the stream breaks meanwhile the agent
+   * registers again, says Finished again and keeps waiting.
+   *
+   * @param end the first instant after the app's last event: every version at T &gt;= end equals
+   *     its final state
+   * @return true once the control plane answered Drained: the app may drop its state
+   */
+  public boolean finish(Instant end, Duration timeout) {
+    Objects.requireNonNull(end, "end");
+    Objects.requireNonNull(timeout, "timeout");
+    CountDownLatch drained;
+    synchronized (lock) {
+      if (!registered) {
+        LOG.info("app {} finished without a TSS control plane; nothing to drain", app);
+        return false;
+      }
+      finishedEnd = end;
+      drainedLatch = new CountDownLatch(1);
+      drained = drainedLatch;
+      sendLocked(finishedMessage(end));
+    }
+    LOG.info("app {} finished at {}; waiting up to {} for its TSS versions", app, end, timeout);
+    try {
+      if (drained.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.info("app {}: every TSS version due for it is sealed", app);
+        return true;
+      }
+      LOG.warn(
+          "app {}: TSS versions due for it were not all sealed within {}; finishing anyway",
+          app,
+          timeout);
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 
@@ -254,9 +315,17 @@ public final class TssAgent implements AutoCloseable {
     return register.build();
   }
 
-  private static AppMessage watermarkMessage(Instant watermark) {
+  private static AppMessage watermarkMessage(Instant watermark, Instant historyFrom) {
+    Watermark.Builder message = Watermark.newBuilder().setWatermark(ProtoTime.toProto(watermark));
+    if (historyFrom != null) {
+      message.setHistoryFrom(ProtoTime.toProto(historyFrom));
+    }
+    return AppMessage.newBuilder().setWatermark(message).build();
+  }
+
+  private static AppMessage finishedMessage(Instant end) {
     return AppMessage.newBuilder()
-        .setWatermark(Watermark.newBuilder().setWatermark(ProtoTime.toProto(watermark)))
+        .setFinished(Finished.newBuilder().setEnd(ProtoTime.toProto(end)))
         .build();
   }
 
@@ -302,10 +371,21 @@ public final class TssAgent implements AutoCloseable {
             lastError = null;
             registeredLatch.countDown();
             if (watermark != null) {
-              sendLocked(watermarkMessage(watermark));
+              sendLocked(watermarkMessage(watermark, historyFrom));
+            }
+            if (finishedEnd != null) {
+              // A new stream is a live app to the control plane until it hears Finished again.
+              sendLocked(finishedMessage(finishedEnd));
             }
           }
           log(connectionLog.registered());
+        }
+        case DRAINED -> {
+          synchronized (lock) {
+            if (generation == streamGeneration && drainedLatch != null) {
+              drainedLatch.countDown();
+            }
+          }
         }
         case ASSIGNMENT -> {
           ExtractionAssignment assignment = message.getAssignment();

@@ -80,6 +80,17 @@ final class AppRegistry {
     return app != null && app.disconnect(session);
   }
 
+  /** The app's input ended at {@code end}; saved in the catalog before this returns. */
+  void finish(AppState app, Instant end) {
+    app.finish(end);
+    store.save(app);
+  }
+
+  /** Every app, by name. */
+  Collection<AppState> all() {
+    return apps.values();
+  }
+
   /** The app named {@code name}, or null. */
   AppState get(String name) {
     return apps.get(name);

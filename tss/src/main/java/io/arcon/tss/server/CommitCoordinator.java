@@ -108,6 +108,7 @@ final class CommitCoordinator implements AutoCloseable {
       scheduler.extend(tss);
       schedule(tss);
       scheduler.dispatch(tss);
+      scheduler.sendDrained();
     }
     if (committed) {
       try {

@@ -89,11 +89,33 @@ final class ControlPlane implements AutoCloseable {
   }
 
   void watermark(AppSession session, Instant watermark) {
+    watermark(session, watermark, null);
+  }
+
+  /**
+   * @param historyFrom the oldest version time the app can still extract, or null for no limit
+   */
+  void watermark(AppSession session, Instant watermark, Instant historyFrom) {
     synchronized (lock) {
       AppState app = apps.requireSession(session);
-      app.reportWatermark(watermark);
+      app.reportWatermark(watermark, historyFrom);
       scheduler.extendFor(app.name());
       scheduler.dispatchAll();
+    }
+  }
+
+  /**
+   * The app's input ended at {@code end}: every version of its TSS up to the first at or after
+   * {@code end} becomes due for it, none after; it gets Drained once it sealed them all.
+   */
+  void finished(AppSession session, Instant end) {
+    synchronized (lock) {
+      AppState app = apps.requireSession(session);
+      apps.finish(app, end);
+      LOG.info("app {} finished: its input ended at {}", app.name(), end);
+      scheduler.extendFor(app.name());
+      scheduler.dispatchAll();
+      scheduler.sendDrained();
     }
   }
 
@@ -118,6 +140,7 @@ final class ControlPlane implements AutoCloseable {
       tss.seal(app, version, files);
       tsss.persist(tss);
       commits.schedule(tss);
+      scheduler.sendDrained();
     }
   }
 
@@ -129,6 +152,7 @@ final class ControlPlane implements AutoCloseable {
     scheduler.extend(tss);
     commits.schedule(tss);
     scheduler.dispatch(tss);
+    scheduler.sendDrained();
   }
 
   void failed(AppSession session, String tssName, Instant version, String reason) {
@@ -234,7 +258,7 @@ final class ControlPlane implements AutoCloseable {
 
   StatementResult describeTss(String name) {
     synchronized (lock) {
-      return CatalogTables.describeTss(tsss.require(name), apps, lake);
+      return CatalogTables.describeTss(tsss.require(name), apps, scheduler, lake);
     }
   }
 
@@ -243,6 +267,8 @@ final class ControlPlane implements AutoCloseable {
       if (tsss.remove(name) == null) {
         throw ControlPlaneException.notFound(tsss.unknownTss(name));
       }
+      // A finished app may have waited only for this TSS.
+      scheduler.sendDrained();
     }
     commits.deleteFiles(name);
     return StatementResult.message("TSS " + name + " dropped; removed " + lake.tssDir(name));

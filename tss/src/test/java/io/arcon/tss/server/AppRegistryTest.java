@@ -30,7 +30,7 @@ class AppRegistryTest {
 
     AppRegistry restarted = new AppRegistry(new CatalogStore(home));
     assertEquals(
-        List.of(new AppState.Snapshot("a", false, null, List.of(counter("clicks")))),
+        List.of(new AppState.Snapshot("a", false, null, null, null, List.of(counter("clicks")))),
         restarted.snapshots());
   }
 

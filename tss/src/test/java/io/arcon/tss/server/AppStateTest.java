@@ -21,7 +21,8 @@ class AppStateTest {
     assertNull(app.watermark());
     assertFalse(app.passed(T));
     assertEquals(
-        new AppState.Snapshot("a", false, null, List.of(counter("clicks"))), app.snapshot());
+        new AppState.Snapshot("a", false, null, null, null, List.of(counter("clicks"))),
+        app.snapshot());
     assertEquals(counter("clicks"), app.state("clicks"));
     assertNull(app.state("steps"));
   }

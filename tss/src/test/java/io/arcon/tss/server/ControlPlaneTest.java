@@ -120,7 +120,9 @@ class ControlPlaneTest {
 
     plane.disconnected(session);
     assertEquals(
-        List.of(new AppState.Snapshot("a", false, minutes(6), List.of(counter("x"), counter("y")))),
+        List.of(
+            new AppState.Snapshot(
+                "a", false, minutes(6), null, null, List.of(counter("x"), counter("y")))),
         plane.showApps());
   }
 
