@@ -19,6 +19,7 @@ import io.arcon.tss.proto.Watermark;
 import io.arcon.tss.proto.WrittenFile;
 import io.arcon.tss.wire.ProtoTime;
 import io.arcon.tss.wire.StateInfos;
+import io.arcon.tss.write.OutputMetadata;
 import io.arcon.tss.write.ParquetVersionWriter;
 import io.arcon.tss.write.PartFile;
 import io.grpc.ManagedChannel;
@@ -473,7 +474,8 @@ public final class TssAgent implements AutoCloseable {
                 state.schema(),
                 checked(
                     rows, stateName, version, keyFilter, state.consistency() == Consistency.EXACT),
-                version);
+                version,
+                OutputMetadata.ofState(app, stateName, version, state.consistency()));
         sealed.addFiles(
             WrittenFile.newBuilder()
                 .setState(stateName)

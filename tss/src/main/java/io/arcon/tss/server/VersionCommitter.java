@@ -7,6 +7,7 @@ import io.arcon.tss.model.StateChange;
 import io.arcon.tss.model.StateRow;
 import io.arcon.tss.write.DuckDbTransform;
 import io.arcon.tss.write.HadoopFs;
+import io.arcon.tss.write.OutputMetadata;
 import io.arcon.tss.write.ParquetVersionReader;
 import io.arcon.tss.write.ParquetVersionWriter;
 import io.arcon.tss.write.VersionDiff;
@@ -15,6 +16,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -101,15 +103,28 @@ class VersionCommitter {
             diffBase == null
                 ? List.of()
                 : reader.read(lake.fullStateFile(tss, diffBase, ref.app(), ref.state())).rows();
-        List<StateRow> current = reader.read(fullFile).rows();
-        List<StateChange> changes = VersionDiff.compute(previous, current);
-        writer.writeDiff(versionFile, ref.schema(), changes, version);
+        ParquetVersionReader.VersionFile full = reader.read(fullFile);
+        List<StateChange> changes = VersionDiff.compute(previous, full.rows());
+        // The diff is the same state at the same version: it keeps the agent's labels.
+        writer.writeDiff(
+            versionFile, ref.schema(), changes, version, OutputMetadata.carried(full.metadata()));
         fullRowFiles.put(table, fullFile);
       }
       if (spec.transformSql() != null) {
         Map<String, List<String>> tables = new LinkedHashMap<>();
-        fullRowFiles.forEach((table, file) -> tables.put(table, List.of(file)));
-        DuckDbTransform.run(spec.transformSql(), tables, lake.transformFile(tss, version), version);
+        List<String> consistencies = new ArrayList<>();
+        for (Map.Entry<String, String> input : fullRowFiles.entrySet()) {
+          tables.put(input.getKey(), List.of(input.getValue()));
+          consistencies.add(
+              reader.readMetadata(input.getValue()).getOrDefault(OutputMetadata.CONSISTENCY, ""));
+        }
+        DuckDbTransform.run(
+            spec.transformSql(),
+            tables,
+            lake.transformFile(tss, version),
+            version,
+            OutputMetadata.ofTransform(version, consistencies),
+            conf);
       }
     }
   }

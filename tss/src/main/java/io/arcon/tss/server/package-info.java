@@ -52,7 +52,10 @@
  * writes the changes against the previous committed version in their place (the first version:
  * every row as {@code insert}); TRANSFORM runs DuckDB over the full rows into {@code
  * version=<T>/transform/part-0.parquet}; {@code _COMMITTED} is written last, via a rename. {@code
- * <tss>/_definition.json} is written at CREATE. DROP TSS removes the catalog entry and the whole
+ * <tss>/_definition.json} is written at CREATE. Every Parquet file carries {@code arcon.app},
+ * {@code arcon.state}, {@code arcon.version} and {@code arcon.consistency} ({@code exact} or {@code
+ * watermark_cut}) in its footer ({@link io.arcon.tss.write.OutputMetadata}); a TRANSFORM result is
+ * {@code exact} only if every state it read is. DROP TSS removes the catalog entry and the whole
  * {@code <lake>/<tss>} directory (after any commit in flight). A CREATE whose lake directory
  * already holds files the control plane does not know is refused rather than adopting them.
  *
