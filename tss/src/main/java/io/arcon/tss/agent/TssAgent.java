@@ -10,6 +10,7 @@ import io.arcon.tss.proto.AppMessage;
 import io.arcon.tss.proto.Consistency;
 import io.arcon.tss.proto.ControlMessage;
 import io.arcon.tss.proto.ExtractionAssignment;
+import io.arcon.tss.proto.Finished;
 import io.arcon.tss.proto.Register;
 import io.arcon.tss.proto.TssControlGrpc;
 import io.arcon.tss.proto.VersionFailed;
@@ -18,6 +19,7 @@ import io.arcon.tss.proto.Watermark;
 import io.arcon.tss.proto.WrittenFile;
 import io.arcon.tss.wire.ProtoTime;
 import io.arcon.tss.wire.StateInfos;
+import io.arcon.tss.write.OutputMetadata;
 import io.arcon.tss.write.ParquetVersionWriter;
 import io.arcon.tss.write.PartFile;
 import io.grpc.ManagedChannel;
@@ -34,8 +36,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -50,6 +54,10 @@ import org.slf4j.LoggerFactory;
  * network) the agent reconnects with exponential backoff, registers again and re-sends its last
  * watermark; the control plane then re-sends every assignment the app has not sealed. Extractions
  * run one at a time on the agent's own thread, never on the app's threads.
+ *
+ * <p>Nothing the control plane does reaches the app as an exception: without a control plane the
+ * agent says so once at INFO and retries in the background; when another running app has its name,
+ * it says so once at WARN and retries at its longest backoff (see {@link ConnectionLog}).
  */
 public final class TssAgent implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TssAgent.class);
@@ -65,11 +73,21 @@ public final class TssAgent implements AutoCloseable {
   private final ScheduledExecutorService connector;
   private final ScheduledExecutorService extractor;
 
+  /**
+   * This agent across its reconnects: lets the control plane tell its new stream from another app.
+   */
+  private final String instance = UUID.randomUUID().toString();
+
+  private final ConnectionLog connectionLog;
+
   private final Object lock = new Object();
   private StreamObserver<AppMessage> requests; // guarded by lock
   private long streamGeneration; // guarded by lock
   private boolean registered; // guarded by lock
   private Instant watermark; // guarded by lock
+  private Instant historyFrom; // guarded by lock
+  private Instant finishedEnd; // guarded by lock; set by finish()
+  private CountDownLatch drainedLatch; // guarded by lock; set by finish()
   private Duration backoff; // guarded by lock
   private String lastError; // guarded by lock
   private boolean closed; // guarded by lock
@@ -98,6 +116,7 @@ public final class TssAgent implements AutoCloseable {
     this.minBackoff = b.minBackoff;
     this.maxBackoff = b.maxBackoff;
     this.backoff = b.minBackoff;
+    this.connectionLog = new ConnectionLog(app, endpoint);
     this.connector = daemonExecutor("tss-agent-" + app + "-connect");
     this.extractor = daemonExecutor("tss-agent-" + app + "-extract");
   }
@@ -164,15 +183,72 @@ public final class TssAgent implements AutoCloseable {
   /**
    * Reports the app's watermark: every input with an earlier event time has been applied to its
    * state. Versions at T &lt; watermark become extractable. Sent now if connected, else on
-   * reconnect.
+   * reconnect. The app keeps its whole state history (no horizon).
    */
   public void reportWatermark(Instant newWatermark) {
+    reportWatermark(newWatermark, null);
+  }
+
+  /**
+   * Reports the app's watermark and its history horizon. Sent now if connected, else on reconnect.
+   *
+   * @param newWatermark every input with an earlier event time has been applied to the state
+   * @param newHistoryFrom the oldest version time the app can still extract (its state history is
+   *     pruned before it), or null for no limit; the control plane refuses a TSS that starts
+   *     earlier
+   */
+  public void reportWatermark(Instant newWatermark, Instant newHistoryFrom) {
     Objects.requireNonNull(newWatermark, "watermark");
     synchronized (lock) {
       watermark = newWatermark;
+      historyFrom = newHistoryFrom;
       if (registered) {
-        sendLocked(watermarkMessage(newWatermark));
+        sendLocked(watermarkMessage(newWatermark, newHistoryFrom));
       }
+    }
+  }
+
+  /**
+   * The app's input has ended (a bounded run): tells the control plane, keeps answering its
+   * extraction assignments, and waits until every version due for the app is sealed. The control
+   * plane then stops each TSS over the app at its first version at or after {@code end}.
+   *
+   * <p>Never stalls a pipeline on a missing control plane: returns false at once when the agent is
+   * not registered, and after {@code timeout} otherwise. If the stream breaks meanwhile the agent
+   * registers again, says Finished again and keeps waiting.
+   *
+   * @param end the first instant after the app's last event: every version at T &gt;= end equals
+   *     its final state
+   * @return true once the control plane answered Drained: the app may drop its state
+   */
+  public boolean finish(Instant end, Duration timeout) {
+    Objects.requireNonNull(end, "end");
+    Objects.requireNonNull(timeout, "timeout");
+    CountDownLatch drained;
+    synchronized (lock) {
+      if (!registered) {
+        LOG.info("app {} finished without a TSS control plane; nothing to drain", app);
+        return false;
+      }
+      finishedEnd = end;
+      drainedLatch = new CountDownLatch(1);
+      drained = drainedLatch;
+      sendLocked(finishedMessage(end));
+    }
+    LOG.info("app {} finished at {}; waiting up to {} for its TSS versions", app, end, timeout);
+    try {
+      if (drained.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.info("app {}: every TSS version due for it is sealed", app);
+        return true;
+      }
+      LOG.warn(
+          "app {}: TSS versions due for it were not all sealed within {}; finishing anyway",
+          app,
+          timeout);
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 
@@ -211,7 +287,6 @@ public final class TssAgent implements AutoCloseable {
       // starting) is retried with backoff instead of killing the connector thread.
       register = registerMessage();
     } catch (RuntimeException e) {
-      LOG.warn("agent {}: the state source cannot list its states: {}", app, e.toString());
       long generation;
       synchronized (lock) {
         generation = ++streamGeneration;
@@ -234,16 +309,24 @@ public final class TssAgent implements AutoCloseable {
   }
 
   private Register registerMessage() {
-    Register.Builder register = Register.newBuilder().setApp(app);
+    Register.Builder register = Register.newBuilder().setApp(app).setInstance(instance);
     for (StateDescriptor d : source.states()) {
       register.addStates(StateInfos.toProto(d));
     }
     return register.build();
   }
 
-  private static AppMessage watermarkMessage(Instant watermark) {
+  private static AppMessage watermarkMessage(Instant watermark, Instant historyFrom) {
+    Watermark.Builder message = Watermark.newBuilder().setWatermark(ProtoTime.toProto(watermark));
+    if (historyFrom != null) {
+      message.setHistoryFrom(ProtoTime.toProto(historyFrom));
+    }
+    return AppMessage.newBuilder().setWatermark(message).build();
+  }
+
+  private static AppMessage finishedMessage(Instant end) {
     return AppMessage.newBuilder()
-        .setWatermark(Watermark.newBuilder().setWatermark(ProtoTime.toProto(watermark)))
+        .setFinished(Finished.newBuilder().setEnd(ProtoTime.toProto(end)))
         .build();
   }
 
@@ -289,14 +372,29 @@ public final class TssAgent implements AutoCloseable {
             lastError = null;
             registeredLatch.countDown();
             if (watermark != null) {
-              sendLocked(watermarkMessage(watermark));
+              sendLocked(watermarkMessage(watermark, historyFrom));
+            }
+            if (finishedEnd != null) {
+              // A new stream is a live app to the control plane until it hears Finished again.
+              sendLocked(finishedMessage(finishedEnd));
             }
           }
-          LOG.info("agent {} registered with the control plane at {}", app, endpoint);
+          log(connectionLog.registered());
+        }
+        case DRAINED -> {
+          synchronized (lock) {
+            if (generation == streamGeneration && drainedLatch != null) {
+              drainedLatch.countDown();
+            }
+          }
         }
         case ASSIGNMENT -> {
           ExtractionAssignment assignment = message.getAssignment();
-          extractor.execute(() -> extract(generation, assignment));
+          try {
+            extractor.execute(() -> extract(generation, assignment));
+          } catch (RejectedExecutionException e) {
+            LOG.debug("agent {} is closed; assignment {} dropped", app, assignment.getTss());
+          }
         }
         default -> LOG.warn("agent {} ignores an empty control message", app);
       }
@@ -326,16 +424,25 @@ public final class TssAgent implements AutoCloseable {
         registeredLatch = new CountDownLatch(1);
       }
       lastError = status.getCode() + ": " + status.getDescription();
-      delay = backoff;
-      Duration doubled = backoff.multipliedBy(2);
-      backoff = doubled.compareTo(maxBackoff) > 0 ? maxBackoff : doubled;
+      if (status.getCode() == Status.Code.ALREADY_EXISTS) {
+        // Another app of this name runs; it may run for days, so ask rarely.
+        delay = maxBackoff;
+      } else {
+        delay = backoff;
+        Duration doubled = backoff.multipliedBy(2);
+        backoff = doubled.compareTo(maxBackoff) > 0 ? maxBackoff : doubled;
+      }
     }
-    if (status.getCode() == Status.Code.UNAVAILABLE) {
-      LOG.debug("agent {}: control plane at {} unavailable, retry in {}", app, endpoint, delay);
-    } else {
-      LOG.warn("agent {}: stream to {} ended: {}; retry in {}", app, endpoint, status, delay);
+    log(connectionLog.streamEnded(status, delay));
+    try {
+      connector.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      LOG.debug("agent {} is closed; not reconnecting", app);
     }
-    connector.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private static void log(ConnectionLog.Entry entry) {
+    LOG.atLevel(entry.level()).log(entry.message());
   }
 
   // ------------------------------------------------------------------ extraction
@@ -367,7 +474,8 @@ public final class TssAgent implements AutoCloseable {
                 state.schema(),
                 checked(
                     rows, stateName, version, keyFilter, state.consistency() == Consistency.EXACT),
-                version);
+                version,
+                OutputMetadata.ofState(app, stateName, version, state.consistency()));
         sealed.addFiles(
             WrittenFile.newBuilder()
                 .setState(stateName)

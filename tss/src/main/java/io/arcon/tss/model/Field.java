@@ -33,4 +33,9 @@ public record Field(String name, FieldType type, boolean nullable) {
   public String toString() {
     return FieldTypeParser.quoteName(name) + " " + type + (nullable ? "" : " NOT NULL");
   }
+
+  /** {@link #toString()} with {@link FieldType#describe()} for the type. */
+  public String describe() {
+    return FieldTypeParser.quoteName(name) + " " + type.describe() + (nullable ? "" : " NOT NULL");
+  }
 }

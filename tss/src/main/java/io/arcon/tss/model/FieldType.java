@@ -34,4 +34,14 @@ public sealed interface FieldType permits PrimitiveType, RowType, ListType, MapT
   static FieldType parse(String text) {
     return new FieldTypeParser(text).parseWhole();
   }
+
+  /**
+   * The type for humans ({@code DESCRIBE APP}): {@link #toString()}, except that every opaque type
+   * inside it names its coder, e.g. {@code LIST<OPAQUE(SerializableCoder(Foo))>}. Not parseable.
+   *
+   * <p>Abstract, not a default method: a default method would make initializing {@link
+   * PrimitiveType} initialize this interface first, whose constants read {@link PrimitiveType}'s
+   * before they exist.
+   */
+  String describe();
 }

@@ -14,4 +14,9 @@ public record ListType(FieldType element) implements FieldType {
   public String toString() {
     return "LIST<" + element + ">";
   }
+
+  @Override
+  public String describe() {
+    return "LIST<" + element.describe() + ">";
+  }
 }

@@ -16,4 +16,9 @@ public record MapType(FieldType key, FieldType value) implements FieldType {
   public String toString() {
     return "MAP<" + key + ", " + value + ">";
   }
+
+  @Override
+  public String describe() {
+    return "MAP<" + key.describe() + ", " + value.describe() + ">";
+  }
 }

@@ -52,6 +52,7 @@ public final class OpaqueType implements FieldType {
   }
 
   /** {@code OPAQUE} followed by the coder in parentheses when one is known. */
+  @Override
   public String describe() {
     return coder.isEmpty() ? "OPAQUE" : "OPAQUE(" + coder + ")";
   }

@@ -25,4 +25,10 @@ public enum PrimitiveType implements FieldType {
   public Class<?> javaClass() {
     return javaClass;
   }
+
+  /** The type's name, as {@link #toString()}: a primitive has nothing more to show. */
+  @Override
+  public String describe() {
+    return name();
+  }
 }

@@ -35,4 +35,9 @@ public record RowType(List<Field> fields) implements FieldType {
   public String toString() {
     return fields.stream().map(Field::toString).collect(Collectors.joining(", ", "ROW<", ">"));
   }
+
+  @Override
+  public String describe() {
+    return fields.stream().map(Field::describe).collect(Collectors.joining(", ", "ROW<", ">"));
+  }
 }

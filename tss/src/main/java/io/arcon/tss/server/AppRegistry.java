@@ -24,15 +24,32 @@ final class AppRegistry {
     }
   }
 
-  /** Takes a registration on {@code session}; the app's catalog is saved before this returns. */
+  /**
+   * Takes a registration on {@code session}; the app's catalog is saved before this returns.
+   *
+   * @throws ControlPlaneException ALREADY_EXISTS if another agent's stream of this app is
+   *     connected: two pipelines with one name are refused, not kicked off in turns; the first
+   *     keeps its session and the second gets in once it left
+   */
   AppState register(AppSession session, Registration registration) {
     String name = registration.app();
+    AppState existing = apps.get(name);
+    if (existing != null && existing.runsElsewhere(session, registration.instance())) {
+      throw new ControlPlaneException(
+          Status.Code.ALREADY_EXISTS,
+          "app "
+              + name
+              + " is already running (connected since "
+              + existing.connectedSince()
+              + "); give this pipeline another --jobName or stop the other one");
+    }
     AppState app = apps.computeIfAbsent(name, n -> new AppState(n, registration.states()));
-    AppSession replaced = app.connect(session, registration.states());
+    AppSession replaced = app.connect(session, registration.states(), registration.instance());
     if (replaced != null) {
-      // The app reconnected (e.g. after a network drop the old stream has not timed out yet).
+      // The same agent reconnected: its old stream broke on its side and has not timed out here.
       replaced.fail(
-          Status.ABORTED.withDescription("app " + name + " registered again on a new stream"));
+          Status.ABORTED.withDescription(
+              "app " + name + " registered again on a new stream of the same agent"));
     }
     session.bind(name);
     store.save(app);
@@ -61,6 +78,17 @@ final class AppRegistry {
     String name = session.app();
     AppState app = name == null ? null : apps.get(name);
     return app != null && app.disconnect(session);
+  }
+
+  /** The app's input ended at {@code end}; saved in the catalog before this returns. */
+  void finish(AppState app, Instant end) {
+    app.finish(end);
+    store.save(app);
+  }
+
+  /** Every app, by name. */
+  Collection<AppState> all() {
+    return apps.values();
   }
 
   /** The app named {@code name}, or null. */

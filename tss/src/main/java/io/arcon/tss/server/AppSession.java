@@ -1,6 +1,7 @@
 package io.arcon.tss.server;
 
 import io.arcon.tss.proto.ControlMessage;
+import io.arcon.tss.proto.Drained;
 import io.arcon.tss.proto.ExtractionAssignment;
 import io.arcon.tss.proto.Registered;
 import io.arcon.tss.wire.ProtoTime;
@@ -43,6 +44,11 @@ final class AppSession {
                     .setApp(appName)
                     .setServerTime(ProtoTime.toProto(Instant.now())))
             .build());
+  }
+
+  /** Answers Finished: every version due for the app is sealed (or failed). */
+  void drained() {
+    send(ControlMessage.newBuilder().setDrained(Drained.getDefaultInstance()).build());
   }
 
   /**

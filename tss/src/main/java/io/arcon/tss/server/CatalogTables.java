@@ -4,6 +4,8 @@ import com.google.protobuf.util.Durations;
 import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.lang.StatementResult;
 import io.arcon.tss.model.StateDescriptor;
+import io.arcon.tss.proto.Consistency;
+import io.arcon.tss.proto.StateKind;
 import io.arcon.tss.wire.ProtoTime;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,28 +27,47 @@ final class CatalogTables {
           List.of(
               app.name(),
               app.connected() ? "yes" : "no",
-              app.watermark() != null ? app.watermark().toString() : "-",
+              orDash(app.watermark()),
+              orDash(app.historyFrom()),
+              orDash(app.finishedAt()),
               Integer.toString(app.states().size())));
     }
     return new StatementResult(
-        List.of("app", "connected", "watermark", "states"), rows, rows.size() + " apps");
+        List.of("app", "connected", "watermark", "history_from", "finished_at", "states"),
+        rows,
+        rows.size() + " apps");
   }
 
+  private static String orDash(Instant time) {
+    return time != null ? time.toString() : "-";
+  }
+
+  /**
+   * Every state of the app with what EXTRACT and TRANSFORM need to know about it. Types are shown
+   * with {@link io.arcon.tss.model.FieldType#describe()}, so an opaque value names its coder; the
+   * backend or transform an app did not report shows as "-".
+   */
   static StatementResult describeApp(AppState.Snapshot app) {
     List<List<String>> rows = new ArrayList<>();
     for (StateDescriptor s : app.states()) {
       rows.add(
           List.of(
               s.name(),
-              s.transform(),
+              orDash(s.transform()),
               s.stateId(),
-              s.kind().name().toLowerCase(Locale.ROOT),
-              s.schema().keyType().toString(),
-              s.schema().valueType().toString(),
-              s.backend(),
-              s.consistency().name().toLowerCase(Locale.ROOT)));
+              lowerCase(s.kind().name(), StateKind.STATE_KIND_UNSPECIFIED.name()),
+              s.schema().keyType().describe(),
+              s.schema().valueType().describe(),
+              orDash(s.backend()),
+              lowerCase(s.consistency().name(), Consistency.CONSISTENCY_UNSPECIFIED.name())));
     }
     String watermark = app.watermark() != null ? app.watermark().toString() : "none yet";
+    if (app.historyFrom() != null) {
+      watermark += ", history from " + app.historyFrom();
+    }
+    if (app.finishedAt() != null) {
+      watermark += ", finished at " + app.finishedAt();
+    }
     return new StatementResult(
         List.of(
             "state",
@@ -92,11 +113,22 @@ final class CatalogTables {
         rows.size() + " TSS");
   }
 
+  private static String orDash(String text) {
+    return text.isEmpty() ? "-" : text;
+  }
+
+  /** {@code VALUE} -> {@code value}; the unspecified constant -> "-". */
+  private static String lowerCase(String constant, String unspecified) {
+    return constant.equals(unspecified) ? "-" : constant.toLowerCase(Locale.ROOT);
+  }
+
   /**
    * Every version of {@code tss} with where it stands; a waiting version names the apps it waits
-   * for and why (their watermark, or that they are disconnected).
+   * for and why (their watermark, or that they are disconnected). Below the statement, one line per
+   * finished app of the TSS says where the TSS stops because of it.
    */
-  static StatementResult describeTss(TssState tss, AppRegistry apps, LakeLayout lake) {
+  static StatementResult describeTss(
+      TssState tss, AppRegistry apps, VersionScheduler scheduler, LakeLayout lake) {
     List<List<String>> rows = new ArrayList<>();
     for (Version version : tss.versions()) {
       String status;
@@ -131,8 +163,23 @@ final class CatalogTables {
               detail,
               lake.versionDir(tss.name(), version.time())));
     }
+    StringBuilder message = new StringBuilder(tss.spec().statement());
+    Instant lastVersion = scheduler.lastVersion(tss);
+    for (String appName : tss.statesByApp().keySet()) {
+      AppState app = apps.get(appName);
+      if (app != null && app.finished()) {
+        message
+            .append('\n')
+            .append("app ")
+            .append(appName)
+            .append(" finished at ")
+            .append(app.finishedAt())
+            .append("; last version ")
+            .append(lastVersion);
+      }
+    }
     return new StatementResult(
-        List.of("version", "status", "detail", "path"), rows, tss.spec().statement());
+        List.of("version", "status", "detail", "path"), rows, message.toString());
   }
 
   private static String waitingDetail(Version version, AppRegistry apps) {
@@ -146,7 +193,10 @@ final class CatalogTables {
       if (app == null) {
         why = "not registered";
       } else {
-        String wm = app.watermark() == null ? "no watermark yet" : "watermark " + app.watermark();
+        String wm =
+            app.finished()
+                ? "finished at " + app.finishedAt()
+                : app.watermark() == null ? "no watermark yet" : "watermark " + app.watermark();
         why = app.connected() ? wm : "disconnected, " + wm;
       }
       waiting.add(progress.app() + " (" + why + ")");

@@ -2,6 +2,7 @@ package io.arcon.tss.server;
 
 import io.arcon.tss.lake.LakeLayout;
 import io.grpc.Status;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -15,10 +16,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Commits versions on one thread. A version is submitted once every app of its TSS sealed it,
  * earliest first, so that versions of a TSS commit strictly in time order (a DIFF is computed
- * against the previous committed one). The file work ({@link VersionCommitter}) runs without the
- * control plane's lock; recording the outcome, scheduling the next versions and sending their
- * assignments run under it. DROP's file deletion runs on the same thread, after any commit of the
- * TSS still running, so no file reappears.
+ * against the previous committed one). The long file work ({@link VersionCommitter#prepare}: DIFF,
+ * TRANSFORM) runs without the control plane's lock; the {@code _COMMITTED} marker, recording the
+ * outcome, scheduling the next versions and sending their assignments run under it. A version an
+ * app failed while it was being prepared stays FAILED and gets no marker. DROP's file deletion runs
+ * on the same thread, after any commit of the TSS still running, so no file reappears.
  *
  * <p>After a restart, a version every app had sealed but that was not committed is still PENDING
  * and sealed in the catalog: {@link #schedule} commits it again (every step can be repeated).
@@ -66,30 +68,55 @@ final class CommitCoordinator implements AutoCloseable {
   }
 
   private void commit(TssState tss, Version version, Instant diffBase) {
+    Instant time = version.time();
     String failure = null;
     try {
-      committer.commit(tss.spec(), version.time(), diffBase, version.apps());
+      committer.prepare(tss.spec(), time, diffBase);
     } catch (Exception e) {
-      LOG.error("commit of {}@{} failed", tss.name(), version.time(), e);
+      LOG.error("commit of {}@{} failed", tss.name(), time, e);
       failure = "commit failed: " + e;
     }
+    boolean committed = false;
     synchronized (lock) {
       if (tsss.get(tss.name()) != tss) {
         return; // Dropped meanwhile; DROP removes the files after this task.
       }
-      tss.endCommit(version.time());
-      Version current = tss.version(version.time());
-      Version done;
-      if (failure == null) {
-        done = current.committed(Instant.now(), tss.spec().diff() ? diffBase : null);
-        LOG.info("committed {}@{}", tss.name(), version.time());
+      tss.endCommit(time);
+      Version current = tss.version(time);
+      if (!current.isPending()) {
+        // An app failed the version while its files were prepared. It stays FAILED: no marker is
+        // written, so readers never see it, and its record is final already.
+        LOG.info("commit of {}@{} abandoned: {}", tss.name(), time, current.failure());
       } else {
-        done = current.failed(failure);
+        if (failure == null) {
+          try {
+            // Under the lock, so that no failure is recorded between this check and the marker.
+            committer.markCommitted(tss.spec(), time, version.apps());
+            committed = true;
+          } catch (RuntimeException e) {
+            LOG.error("commit of {}@{} failed", tss.name(), time, e);
+            failure = "commit failed: " + e;
+          }
+        }
+        if (committed) {
+          tsss.finish(tss, current.committed(Instant.now(), tss.spec().diff() ? diffBase : null));
+          LOG.info("committed {}@{}", tss.name(), time);
+        } else {
+          tsss.finish(tss, current.failed(failure));
+        }
       }
-      tsss.finish(tss, done);
       scheduler.extend(tss);
       schedule(tss);
       scheduler.dispatch(tss);
+      scheduler.sendDrained();
+    }
+    if (committed) {
+      try {
+        // Off the lock; the next commit of this TSS runs after this task on this thread.
+        committer.dropOlderFullRows(tss.spec(), time);
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("could not remove older staged rows of {}: {}", tss.name(), e.toString());
+      }
     }
   }
 

@@ -51,7 +51,7 @@ final class ControlPlane implements AutoCloseable {
   private final CommitCoordinator commits;
   private final DefinitionValidator validator;
 
-  /** Loads the catalog and finishes what a restart interrupted. */
+  /** Loads the catalog; {@link #resume} then finishes what a restart interrupted. */
   ControlPlane(CatalogStore store, LakeLayout lake, VersionCommitter committer) {
     this.lake = lake;
     this.committer = committer;
@@ -60,6 +60,13 @@ final class ControlPlane implements AutoCloseable {
     this.scheduler = new VersionScheduler(apps, tsss, lake);
     this.commits = new CommitCoordinator(lock, tsss, scheduler, committer, lake);
     this.validator = new DefinitionValidator(apps, tsss, lake, committer);
+  }
+
+  /**
+   * Schedules the versions of the loaded catalog and commits those every app had sealed. Separate
+   * from the constructor so that a server that fails to listen has written nothing to the lake.
+   */
+  void resume() {
     synchronized (lock) {
       for (TssState tss : tsss.all()) {
         scheduler.extend(tss);
@@ -82,11 +89,33 @@ final class ControlPlane implements AutoCloseable {
   }
 
   void watermark(AppSession session, Instant watermark) {
+    watermark(session, watermark, null);
+  }
+
+  /**
+   * @param historyFrom the oldest version time the app can still extract, or null for no limit
+   */
+  void watermark(AppSession session, Instant watermark, Instant historyFrom) {
     synchronized (lock) {
       AppState app = apps.requireSession(session);
-      app.reportWatermark(watermark);
+      app.reportWatermark(watermark, historyFrom);
       scheduler.extendFor(app.name());
       scheduler.dispatchAll();
+    }
+  }
+
+  /**
+   * The app's input ended at {@code end}: every version of its TSS up to the first at or after
+   * {@code end} becomes due for it, none after; it gets Drained once it sealed them all.
+   */
+  void finished(AppSession session, Instant end) {
+    synchronized (lock) {
+      AppState app = apps.requireSession(session);
+      apps.finish(app, end);
+      LOG.info("app {} finished: its input ended at {}", app.name(), end);
+      scheduler.extendFor(app.name());
+      scheduler.dispatchAll();
+      scheduler.sendDrained();
     }
   }
 
@@ -105,12 +134,25 @@ final class ControlPlane implements AutoCloseable {
       Set<String> missing = tss.missingStates(app, files);
       if (!missing.isEmpty()) {
         tsss.fail(tss, version, app, "sealed without writing states " + missing);
+        versionFinished(tss);
         return;
       }
       tss.seal(app, version, files);
       tsss.persist(tss);
       commits.schedule(tss);
+      scheduler.sendDrained();
     }
+  }
+
+  /**
+   * A version left the open set without a commit (it failed): the next one may now be the earliest
+   * and fully sealed, and the schedule may have room for more.
+   */
+  private void versionFinished(TssState tss) {
+    scheduler.extend(tss);
+    commits.schedule(tss);
+    scheduler.dispatch(tss);
+    scheduler.sendDrained();
   }
 
   void failed(AppSession session, String tssName, Instant version, String reason) {
@@ -120,8 +162,9 @@ final class ControlPlane implements AutoCloseable {
       if (tss == null || tss.version(version) == null || !tss.version(version).isPending()) {
         return;
       }
+      // Also while its commit runs: the commit then leaves it FAILED and writes no marker.
       tsss.fail(tss, version, app, reason);
-      commits.schedule(tss);
+      versionFinished(tss);
     }
   }
 
@@ -215,7 +258,7 @@ final class ControlPlane implements AutoCloseable {
 
   StatementResult describeTss(String name) {
     synchronized (lock) {
-      return CatalogTables.describeTss(tsss.require(name), apps, lake);
+      return CatalogTables.describeTss(tsss.require(name), apps, scheduler, lake);
     }
   }
 
@@ -224,6 +267,8 @@ final class ControlPlane implements AutoCloseable {
       if (tsss.remove(name) == null) {
         throw ControlPlaneException.notFound(tsss.unknownTss(name));
       }
+      // A finished app may have waited only for this TSS.
+      scheduler.sendDrained();
     }
     commits.deleteFiles(name);
     return StatementResult.message("TSS " + name + " dropped; removed " + lake.tssDir(name));

@@ -25,61 +25,72 @@ public final class ControlPlaneServer implements AutoCloseable {
   private final ServerConfig config;
   private final ControlPlane plane;
   private final Server server;
+  private final HomeLock homeLock;
 
-  private ControlPlaneServer(ServerConfig config, ControlPlane plane, Server server) {
+  private ControlPlaneServer(
+      ServerConfig config, ControlPlane plane, Server server, HomeLock homeLock) {
     this.config = config;
     this.plane = plane;
     this.server = server;
+    this.homeLock = homeLock;
   }
 
   /**
-   * Loads the catalog from {@code config.home()} and starts listening.
+   * Locks the home directory, loads the catalog from it and starts listening; only then finishes
+   * the commits a restart interrupted.
    *
    * @throws IllegalArgumentException if the bind address is not loopback and there is no token
+   * @throws HomeInUseException if another control plane runs on the same home directory
    * @throws UncheckedIOException if the port is taken or the home directory is unusable
    */
   public static ControlPlaneServer start(ServerConfig config) {
     config.checkBindIsSafe();
-    LakeLayout lake = new LakeLayout(config.lake());
-    CatalogStore store = new CatalogStore(config.home());
-    ControlPlane plane = new ControlPlane(store, lake, new VersionCommitter(lake));
-    ServerInfo info =
-        ServerInfo.newBuilder().setLake(lake.root()).setHome(config.home().toString()).build();
-    TssControlService service = new TssControlService(plane, info);
-    NettyServerBuilder builder =
-        NettyServerBuilder.forAddress(new InetSocketAddress(config.bindHost(), config.port()))
-            // Agents keep their stream open for the app's lifetime; detect dead peers.
-            .keepAliveTime(30, TimeUnit.SECONDS)
-            .permitKeepAliveTime(10, TimeUnit.SECONDS)
-            .permitKeepAliveWithoutCalls(true);
-    if (config.token() != null) {
-      builder.addService(
-          ServerInterceptors.intercept(service, new BearerAuthInterceptor(config.token())));
-    } else {
-      builder.addService(service);
-    }
-    Server server = builder.build();
+    HomeLock homeLock =
+        HomeLock.acquire(config.home(), ServerConfig.hostPort(config.bindHost(), config.port()));
     try {
-      server.start();
-    } catch (IOException e) {
-      plane.close();
-      throw new UncheckedIOException(
-          "cannot listen on "
-              + config.bindHost()
-              + ":"
-              + config.port()
-              + " ("
-              + e.getMessage()
-              + "); is another control plane running? pick another --port",
-          e);
+      LakeLayout lake = new LakeLayout(config.lake());
+      CatalogStore store = new CatalogStore(config.home());
+      ControlPlane plane = new ControlPlane(store, lake, new VersionCommitter(lake));
+      ServerInfo info =
+          ServerInfo.newBuilder().setLake(lake.root()).setHome(config.home().toString()).build();
+      TssControlService service = new TssControlService(plane, info);
+      NettyServerBuilder builder =
+          NettyServerBuilder.forAddress(new InetSocketAddress(config.bindHost(), config.port()))
+              // Agents keep their stream open for the app's lifetime; detect dead peers.
+              .keepAliveTime(30, TimeUnit.SECONDS)
+              .permitKeepAliveTime(10, TimeUnit.SECONDS)
+              .permitKeepAliveWithoutCalls(true);
+      if (config.token() != null) {
+        builder.addService(
+            ServerInterceptors.intercept(service, new BearerAuthInterceptor(config.token())));
+      } else {
+        builder.addService(service);
+      }
+      Server server = builder.build();
+      try {
+        server.start();
+      } catch (IOException e) {
+        plane.close();
+        throw new UncheckedIOException(
+            "cannot listen on "
+                + ServerConfig.hostPort(config.bindHost(), config.port())
+                + " ("
+                + e.getMessage()
+                + "); is another control plane running? pick another --port",
+            e);
+      }
+      homeLock.recordEndpoint(ServerConfig.hostPort(config.bindHost(), server.getPort()));
+      plane.resume();
+      LOG.info(
+          "TSS control plane listening on {}, home {}, lake {}",
+          ServerConfig.hostPort(config.bindHost(), server.getPort()),
+          config.home(),
+          lake.root());
+      return new ControlPlaneServer(config, plane, server, homeLock);
+    } catch (RuntimeException e) {
+      homeLock.close();
+      throw e;
     }
-    LOG.info(
-        "TSS control plane listening on {}:{}, home {}, lake {}",
-        config.bindHost(),
-        server.getPort(),
-        config.home(),
-        lake.root());
-    return new ControlPlaneServer(config, plane, server);
   }
 
   /** The bound port (useful with port 0). */
@@ -99,6 +110,7 @@ public final class ControlPlaneServer implements AutoCloseable {
     server.awaitTermination();
   }
 
+  /** Stops listening, lets a running commit finish, ends the app streams, frees the home. */
   @Override
   public void close() {
     server.shutdown();
@@ -111,6 +123,8 @@ public final class ControlPlaneServer implements AutoCloseable {
     } catch (InterruptedException e) {
       server.shutdownNow();
       Thread.currentThread().interrupt();
+    } finally {
+      homeLock.close();
     }
   }
 
@@ -134,7 +148,7 @@ public final class ControlPlaneServer implements AutoCloseable {
     ControlPlaneServer server;
     try {
       server = start(config);
-    } catch (IllegalArgumentException | UncheckedIOException e) {
+    } catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
       System.err.println("error: " + e.getMessage());
       System.exit(1);
       return;

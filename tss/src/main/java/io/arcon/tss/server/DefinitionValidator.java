@@ -45,6 +45,7 @@ final class DefinitionValidator {
     Instant createdAt = Instant.now();
     // FOR EACH and UNTIL were checked when the statement became a CreateTss.
     List<TssSpec.ExtractedState> states = new ArrayList<>();
+    Set<String> horizonChecked = new HashSet<>();
     Set<String> seen = new HashSet<>();
     for (StateRef ref : create.states()) {
       String appName = ControlPlaneException.asInvalid(() -> Names.requireValid(ref.app(), "app"));
@@ -54,6 +55,9 @@ final class DefinitionValidator {
         throw ControlPlaneException.invalid(ref + " is extracted twice; name each state once");
       }
       StateDescriptor state = registeredState(appName, stateName);
+      if (horizonChecked.add(appName)) {
+        requireWithinHistory(apps.require(appName), create.at());
+      }
       if (create.keyLiteral() != null) {
         requireKeyFits(ref, state.schema().keyType(), create.keyLiteral());
       }
@@ -88,6 +92,27 @@ final class DefinitionValidator {
               + (valid.isEmpty() ? "(none)" : valid));
     }
     return state;
+  }
+
+  /**
+   * The first version must still be in the app's state history: a version at T is read from the
+   * per-key chains, which the app prunes before its history horizon.
+   */
+  private static void requireWithinHistory(AppState app, Instant at) {
+    Instant historyFrom = app.historyFrom();
+    if (historyFrom != null && at.isBefore(historyFrom)) {
+      throw new ControlPlaneException(
+          Status.Code.OUT_OF_RANGE,
+          "app "
+              + app.name()
+              + " keeps state history from "
+              + historyFrom
+              + "; AT "
+              + at
+              + " is older. Use AT >= "
+              + historyFrom
+              + " or run the app with a longer --stateHistory");
+    }
   }
 
   private static void requireKeyFits(StateRef ref, FieldType keyType, String keyLiteral) {

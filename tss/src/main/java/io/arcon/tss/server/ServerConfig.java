@@ -45,6 +45,11 @@ public record ServerConfig(Path home, String lake, String bindHost, int port, St
     return new ServerConfig(home, lake, bindHost, newPort, token);
   }
 
+  /** {@code host:port}, an IPv6 address in brackets. */
+  static String hostPort(String host, int port) {
+    return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+  }
+
   /**
    * Refuses to expose an unauthenticated control plane: anything but a loopback address needs a
    * token, because whoever reaches the port can create TSS that write files and run SQL.

@@ -17,6 +17,7 @@ import io.arcon.tss.proto.StatementRequest;
 import io.arcon.tss.proto.TssControlGrpc;
 import io.arcon.tss.proto.VersionFailed;
 import io.arcon.tss.proto.VersionSealed;
+import io.arcon.tss.proto.Watermark;
 import io.arcon.tss.wire.ProtoTime;
 import io.arcon.tss.wire.StatementResults;
 import io.grpc.Status;
@@ -49,9 +50,22 @@ final class TssControlService extends TssControlGrpc.TssControlImplBase {
         try {
           switch (message.getBodyCase()) {
             case REGISTER -> plane.register(session, WireForms.registration(message.getRegister()));
-            case WATERMARK ->
-                plane.watermark(
-                    session, ProtoTime.toInstant(message.getWatermark().getWatermark()));
+            case WATERMARK -> {
+              Watermark watermark = message.getWatermark();
+              plane.watermark(
+                  session,
+                  ProtoTime.toInstant(watermark.getWatermark()),
+                  watermark.hasHistoryFrom()
+                      ? ProtoTime.toInstant(watermark.getHistoryFrom())
+                      : null);
+            }
+            case FINISHED -> {
+              if (!message.getFinished().hasEnd()) {
+                throw ControlPlaneException.invalid(
+                    "Finished needs end: the first instant after the app's last event");
+              }
+              plane.finished(session, ProtoTime.toInstant(message.getFinished().getEnd()));
+            }
             case SEALED -> {
               VersionSealed sealed = message.getSealed();
               plane.sealed(
@@ -70,7 +84,7 @@ final class TssControlService extends TssControlGrpc.TssControlImplBase {
             }
             default ->
                 throw ControlPlaneException.invalid(
-                    "empty AppMessage: set register, watermark, sealed or failed");
+                    "empty AppMessage: set register, watermark, sealed, failed or finished");
           }
         } catch (ControlPlaneException e) {
           plane.disconnected(session);

@@ -7,6 +7,7 @@ import io.arcon.tss.model.StateChange;
 import io.arcon.tss.model.StateRow;
 import io.arcon.tss.write.DuckDbTransform;
 import io.arcon.tss.write.HadoopFs;
+import io.arcon.tss.write.OutputMetadata;
 import io.arcon.tss.write.ParquetVersionReader;
 import io.arcon.tss.write.ParquetVersionWriter;
 import io.arcon.tss.write.VersionDiff;
@@ -15,6 +16,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +28,8 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * The file work of the control plane on the lake: the definition file at CREATE, finishing a
- * version once every app sealed it (DIFF, TRANSFORM, {@code _COMMITTED} last), and DROP.
+ * version once every app sealed it ({@link #prepare}: DIFF and TRANSFORM; {@link #markCommitted}:
+ * {@code _COMMITTED} last; {@link #dropOlderFullRows}), and DROP.
  *
  * <p>DIFF: the agents always write a version's full rows. At commit each state's full file is moved
  * to {@code <tss>/_full/version=<T>/...} and replaced in the version by the changes against the
@@ -36,8 +39,10 @@ import org.apache.hadoop.fs.Path;
  *
  * <p>Every step can be repeated: if the control plane dies mid-commit it redoes the commit after
  * restart (the full rows already staged are used as they are).
+ *
+ * <p>Not final so that a test can hold a commit at {@link #prepare} and act while it runs.
  */
-final class VersionCommitter {
+class VersionCommitter {
   private final LakeLayout lake;
   private final Configuration conf = HadoopFs.defaultConfiguration();
   private final ParquetVersionWriter writer = new ParquetVersionWriter();
@@ -71,13 +76,12 @@ final class VersionCommitter {
   }
 
   /**
-   * Finishes a version every app sealed: DIFF, TRANSFORM, then {@code _COMMITTED}.
+   * The long part of a commit: DIFF and TRANSFORM. Leaves the version invisible to readers (no
+   * {@code _COMMITTED} yet), so a version that fails meanwhile is never seen as committed.
    *
    * @param diffBase the last committed version before this one, or null
-   * @param apps each app's part, recorded in the {@code _COMMITTED} marker
    */
-  void commit(TssSpec spec, Instant version, Instant diffBase, List<Version.AppProgress> apps)
-      throws IOException {
+  void prepare(TssSpec spec, Instant version, Instant diffBase) throws IOException {
     String tss = spec.name();
     Map<String, String> fullRowFiles = new LinkedHashMap<>();
     try (FileSystem fs = fileSystem()) {
@@ -99,33 +103,67 @@ final class VersionCommitter {
             diffBase == null
                 ? List.of()
                 : reader.read(lake.fullStateFile(tss, diffBase, ref.app(), ref.state())).rows();
-        List<StateRow> current = reader.read(fullFile).rows();
-        List<StateChange> changes = VersionDiff.compute(previous, current);
-        writer.writeDiff(versionFile, ref.schema(), changes, version);
+        ParquetVersionReader.VersionFile full = reader.read(fullFile);
+        List<StateChange> changes = VersionDiff.compute(previous, full.rows());
+        // The diff is the same state at the same version: it keeps the agent's labels.
+        writer.writeDiff(
+            versionFile, ref.schema(), changes, version, OutputMetadata.carried(full.metadata()));
         fullRowFiles.put(table, fullFile);
       }
       if (spec.transformSql() != null) {
         Map<String, List<String>> tables = new LinkedHashMap<>();
-        fullRowFiles.forEach((table, file) -> tables.put(table, List.of(file)));
-        DuckDbTransform.run(spec.transformSql(), tables, lake.transformFile(tss, version), version);
-      }
-      Version marker =
-          new Version(version, Version.Status.COMMITTED, apps, "", Instant.now(), null);
-      // Last: readers take a version without this file as not there.
-      writeAtomically(
-          lake.committedMarker(tss, version), JsonFormat.printer().print(WireForms.record(marker)));
-      if (spec.diff()) {
-        dropOlderFullRows(fs, tss, version);
+        List<String> consistencies = new ArrayList<>();
+        for (Map.Entry<String, String> input : fullRowFiles.entrySet()) {
+          tables.put(input.getKey(), List.of(input.getValue()));
+          consistencies.add(
+              reader.readMetadata(input.getValue()).getOrDefault(OutputMetadata.CONSISTENCY, ""));
+        }
+        DuckDbTransform.run(
+            spec.transformSql(),
+            tables,
+            lake.transformFile(tss, version),
+            version,
+            OutputMetadata.ofTransform(version, consistencies),
+            conf);
       }
     }
   }
 
-  private void dropOlderFullRows(FileSystem fs, String tss, Instant keep) throws IOException {
-    Path full = new Path(lake.fullDir(tss));
-    String keepName = LakeLayout.versionDirName(keep);
-    for (FileStatus status : fs.listStatus(full)) {
-      if (status.isDirectory() && !status.getPath().getName().equals(keepName)) {
-        fs.delete(status.getPath(), true);
+  /**
+   * Writes {@code _COMMITTED}: from now on readers see the version. A small file, so the control
+   * plane writes it under its lock, where no failure of the version can slip in between.
+   *
+   * @param apps each app's part, recorded in the marker
+   */
+  void markCommitted(TssSpec spec, Instant version, List<Version.AppProgress> apps) {
+    Version marker = new Version(version, Version.Status.COMMITTED, apps, "", Instant.now(), null);
+    try {
+      writeAtomically(
+          lake.committedMarker(spec.name(), version),
+          JsonFormat.printer().print(WireForms.record(marker)));
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("cannot render the commit marker as JSON", e);
+    }
+  }
+
+  /**
+   * A DIFF TSS needs only the full rows of its last committed version ({@code keep}); the others,
+   * including those of versions that failed after they were staged, go.
+   */
+  void dropOlderFullRows(TssSpec spec, Instant keep) throws IOException {
+    if (!spec.diff()) {
+      return;
+    }
+    try (FileSystem fs = fileSystem()) {
+      Path full = new Path(lake.fullDir(spec.name()));
+      if (!fs.exists(full)) {
+        return;
+      }
+      String keepName = LakeLayout.versionDirName(keep);
+      for (FileStatus status : fs.listStatus(full)) {
+        if (status.isDirectory() && !status.getPath().getName().equals(keepName)) {
+          fs.delete(status.getPath(), true);
+        }
       }
     }
   }

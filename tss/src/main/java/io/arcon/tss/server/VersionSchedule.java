@@ -33,6 +33,33 @@ final class VersionSchedule {
     return at;
   }
 
+  /** The first version time at or after {@code time}, or null when the schedule ends before it. */
+  Instant firstAtOrAfter(Instant time) {
+    if (!time.isAfter(at)) {
+      return at;
+    }
+    if (every == null) {
+      return null;
+    }
+    long periods = Duration.between(at, time).dividedBy(every);
+    Instant candidate = at.plus(every.multipliedBy(periods));
+    if (candidate.isBefore(time)) {
+      candidate = candidate.plus(every);
+    }
+    return until != null && candidate.isAfter(until) ? null : candidate;
+  }
+
+  /** The last version time, or null for an unbounded schedule. */
+  Instant last() {
+    if (every == null) {
+      return at;
+    }
+    if (until == null) {
+      return null;
+    }
+    return at.plus(every.multipliedBy(Duration.between(at, until).dividedBy(every)));
+  }
+
   /** The version after {@code previous}, or null when the schedule has ended. */
   Instant next(Instant previous) {
     if (every == null) {

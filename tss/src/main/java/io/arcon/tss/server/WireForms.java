@@ -197,7 +197,7 @@ final class WireForms {
             "state " + app + "." + s.getName() + " has a bad schema: " + e.getMessage());
       }
     }
-    return new Registration(app, states);
+    return new Registration(app, states, register.getInstance());
   }
 
   static AppSummary summary(AppState.Snapshot app) {
@@ -208,6 +208,12 @@ final class WireForms {
             .setStateCount(app.states().size());
     if (app.watermark() != null) {
       summary.setWatermark(ProtoTime.toProto(app.watermark()));
+    }
+    if (app.historyFrom() != null) {
+      summary.setHistoryFrom(ProtoTime.toProto(app.historyFrom()));
+    }
+    if (app.finishedAt() != null) {
+      summary.setFinishedAt(ProtoTime.toProto(app.finishedAt()));
     }
     return summary.build();
   }
@@ -221,11 +227,12 @@ final class WireForms {
   }
 
   /**
-   * What the catalog keeps of an app: its name and states. Connection and watermark are live facts;
-   * after a restart the app reports them again.
+   * What the catalog keeps of an app: its name, states and when it finished. Connection, watermark
+   * and history horizon are live facts; after a restart the app reports them again.
    */
   static AppInfo persistedApp(AppState app) {
-    return appInfo(new AppState.Snapshot(app.name(), false, null, app.states()));
+    return appInfo(
+        new AppState.Snapshot(app.name(), false, null, null, app.finishedAt(), app.states()));
   }
 
   /** An app of the catalog, disconnected. */
@@ -234,6 +241,10 @@ final class WireForms {
     for (StateInfo s : info.getStatesList()) {
       states.add(StateInfos.fromProto(s));
     }
-    return new AppState(info.getSummary().getName(), states);
+    AppSummary summary = info.getSummary();
+    return new AppState(
+        summary.getName(),
+        states,
+        summary.hasFinishedAt() ? ProtoTime.toInstant(summary.getFinishedAt()) : null);
   }
 }

@@ -32,7 +32,10 @@
  * file, fsync, atomic rename, directory fsync), {@code <home>/catalog/tss/<name>.versions}
  * (append-only log of committed/failed versions) and {@code <home>/catalog/apps/<app>.json} (the
  * last state catalog each app registered). Everything is reloaded at start; a version that every
- * app had sealed but that was not committed before a crash is committed after the restart.
+ * app had sealed but that was not committed before a crash is committed after the restart, once the
+ * server listens. {@code <home>/control-plane.lock} ({@link io.arcon.tss.server.HomeLock}) keeps
+ * one control plane per home, across processes. {@link io.arcon.tss.server.EmbeddedControlPlane}
+ * starts one inside a pipeline's JVM when none listens at its endpoint.
  *
  * <h2>Scheduling</h2>
  *
@@ -49,7 +52,10 @@
  * writes the changes against the previous committed version in their place (the first version:
  * every row as {@code insert}); TRANSFORM runs DuckDB over the full rows into {@code
  * version=<T>/transform/part-0.parquet}; {@code _COMMITTED} is written last, via a rename. {@code
- * <tss>/_definition.json} is written at CREATE. DROP TSS removes the catalog entry and the whole
+ * <tss>/_definition.json} is written at CREATE. Every Parquet file carries {@code arcon.app},
+ * {@code arcon.state}, {@code arcon.version} and {@code arcon.consistency} ({@code exact} or {@code
+ * watermark_cut}) in its footer ({@link io.arcon.tss.write.OutputMetadata}); a TRANSFORM result is
+ * {@code exact} only if every state it read is. DROP TSS removes the catalog entry and the whole
  * {@code <lake>/<tss>} directory (after any commit in flight). A CREATE whose lake directory
  * already holds files the control plane does not know is refused rather than adopting them.
  *

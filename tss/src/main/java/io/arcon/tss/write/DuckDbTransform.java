@@ -125,6 +125,21 @@ public final class DuckDbTransform {
       String outputParquetPath,
       Instant version,
       Configuration conf) {
+    return run(sql, parquetFilesPerTable, outputParquetPath, version, Map.of(), conf);
+  }
+
+  /**
+   * {@link #run(String, Map, String, Instant, Configuration)} that also writes {@code metadata}
+   * into the result file's footer (e.g. {@link OutputMetadata#ofTransform}).
+   */
+  public static Result run(
+      String sql,
+      Map<String, List<String>> parquetFilesPerTable,
+      String outputParquetPath,
+      Instant version,
+      Map<String, String> metadata,
+      Configuration conf) {
+    Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(parquetFilesPerTable, "parquetFilesPerTable");
     Objects.requireNonNull(outputParquetPath, "outputParquetPath");
     Objects.requireNonNull(version, "version");
@@ -175,7 +190,9 @@ public final class DuckDbTransform {
                       + query
                       + "\n) TO "
                       + literal(resultFile.toString())
-                      + " (FORMAT parquet, COMPRESSION zstd)");
+                      + " (FORMAT parquet, COMPRESSION zstd"
+                      + kvMetadata(metadata)
+                      + ")");
         } catch (SQLException e) {
           throw refused(e);
         }
@@ -191,6 +208,24 @@ public final class DuckDbTransform {
     } finally {
       deleteRecursively(work);
     }
+  }
+
+  /** DuckDB's COPY option for footer key-value metadata: {@code , KV_METADATA {'k': 'v'}}. */
+  private static String kvMetadata(Map<String, String> metadata) {
+    if (metadata.isEmpty()) {
+      return "";
+    }
+    StringBuilder option = new StringBuilder(", KV_METADATA {");
+    String separator = "";
+    for (Map.Entry<String, String> e : metadata.entrySet()) {
+      option
+          .append(separator)
+          .append(literal(e.getKey()))
+          .append(": ")
+          .append(literal(e.getValue()));
+      separator = ", ";
+    }
+    return option.append('}').toString();
   }
 
   private static String stripTrailingSemicolons(String sql) {

@@ -46,12 +46,29 @@ public final class ParquetVersionReader {
     this.conf = Objects.requireNonNull(conf, "conf");
   }
 
-  /** A version file's contents: its schema, version time, and rows with their ops. */
+  /**
+   * A version file's contents: its schema, version time, rows with their ops, and its footer's
+   * key-value metadata (e.g. {@link OutputMetadata}'s entries).
+   */
   public record VersionFile(
-      StateSchema schema, Instant version, boolean diff, List<StateChange> changes) {
+      StateSchema schema,
+      Instant version,
+      boolean diff,
+      List<StateChange> changes,
+      Map<String, String> metadata) {
     /** The rows (for a full version, all of them; for a DIFF file, the changed cells). */
     public List<StateRow> rows() {
       return changes.stream().map(StateChange::row).toList();
+    }
+  }
+
+  /** The footer's key-value metadata of any Parquet file, without reading its rows. */
+  public Map<String, String> readMetadata(String file) {
+    try (ParquetFileReader footer =
+        ParquetFileReader.open(HadoopInputFile.fromPath(new Path(file), conf))) {
+      return Map.copyOf(footer.getFileMetaData().getKeyValueMetaData());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot open Parquet file " + file + ": " + e.getMessage(), e);
     }
   }
 
@@ -94,7 +111,7 @@ public final class ParquetVersionReader {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read Parquet file " + file + ": " + e.getMessage(), e);
     }
-    return new VersionFile(schema, version, diff, changes);
+    return new VersionFile(schema, version, diff, changes, Map.copyOf(meta));
   }
 
   private static Object field(Group g, String name, FieldType type) {

@@ -7,6 +7,7 @@ import io.arcon.tss.model.StateSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
@@ -59,12 +60,26 @@ public final class ParquetVersionWriter {
    */
   public PartFile writeVersion(
       String file, StateSchema schema, Iterable<StateRow> rows, Instant version) {
+    return writeVersion(file, schema, rows, version, Map.of());
+  }
+
+  /**
+   * {@link #writeVersion(String, StateSchema, Iterable, Instant)} with extra key-value metadata in
+   * the footer (see {@link OutputMetadata}).
+   */
+  public PartFile writeVersion(
+      String file,
+      StateSchema schema,
+      Iterable<StateRow> rows,
+      Instant version,
+      Map<String, String> metadata) {
     Objects.requireNonNull(rows, "rows");
     return write(
         file,
         schema,
         version,
         false,
+        metadata,
         () ->
             new java.util.Iterator<StateChange>() {
               final java.util.Iterator<StateRow> it = rows.iterator();
@@ -87,15 +102,31 @@ public final class ParquetVersionWriter {
    */
   public PartFile writeDiff(
       String file, StateSchema schema, Iterable<StateChange> changes, Instant version) {
+    return writeDiff(file, schema, changes, version, Map.of());
+  }
+
+  /** {@link #writeDiff(String, StateSchema, Iterable, Instant)} with extra footer metadata. */
+  public PartFile writeDiff(
+      String file,
+      StateSchema schema,
+      Iterable<StateChange> changes,
+      Instant version,
+      Map<String, String> metadata) {
     Objects.requireNonNull(changes, "changes");
-    return write(file, schema, version, true, changes);
+    return write(file, schema, version, true, metadata, changes);
   }
 
   private PartFile write(
-      String file, StateSchema schema, Instant version, boolean diff, Iterable<StateChange> rows) {
+      String file,
+      StateSchema schema,
+      Instant version,
+      boolean diff,
+      Map<String, String> metadata,
+      Iterable<StateChange> rows) {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(schema, "schema");
     Objects.requireNonNull(version, "version");
+    Objects.requireNonNull(metadata, "metadata");
     Path target = new Path(file);
     FileSystem fs = HadoopFs.fileSystem(target, conf);
     target = fs.makeQualified(target);
@@ -104,7 +135,7 @@ public final class ParquetVersionWriter {
     long count = 0;
     try {
       try (ParquetWriter<StateChange> writer =
-          new Builder(HadoopOutputFile.fromPath(temp, conf), schema, diff, version)
+          new Builder(HadoopOutputFile.fromPath(temp, conf), schema, diff, version, metadata)
               .withConf(conf)
               .withCompressionCodec(codec)
               .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
@@ -148,12 +179,19 @@ public final class ParquetVersionWriter {
     private final StateSchema schema;
     private final boolean diff;
     private final Instant version;
+    private final Map<String, String> metadata;
 
-    Builder(OutputFile file, StateSchema schema, boolean diff, Instant version) {
+    Builder(
+        OutputFile file,
+        StateSchema schema,
+        boolean diff,
+        Instant version,
+        Map<String, String> metadata) {
       super(file);
       this.schema = schema;
       this.diff = diff;
       this.version = version;
+      this.metadata = metadata;
     }
 
     @Override
@@ -163,7 +201,7 @@ public final class ParquetVersionWriter {
 
     @Override
     protected WriteSupport<StateChange> getWriteSupport(Configuration conf) {
-      return new StateRowWriteSupport(schema, diff, version);
+      return new StateRowWriteSupport(schema, diff, version, metadata);
     }
   }
 }

@@ -38,19 +38,26 @@ final class StateRowWriteSupport extends WriteSupport<StateChange> {
   private final long versionMicros;
   private final Instant version;
   private final MessageType messageType;
+  private final Map<String, String> extraMetadata;
   private RecordConsumer consumer;
 
-  StateRowWriteSupport(StateSchema schema, boolean diff, Instant version) {
+  /**
+   * @param extraMetadata more footer entries (see {@link OutputMetadata}); they cannot replace the
+   *     writer's own {@code arcon.tss.*} entries, which a reader needs to read the file back
+   */
+  StateRowWriteSupport(
+      StateSchema schema, boolean diff, Instant version, Map<String, String> extraMetadata) {
     this.schema = schema;
     this.diff = diff;
     this.version = version;
+    this.extraMetadata = Map.copyOf(extraMetadata);
     this.versionMicros = Micros.of(version);
     this.messageType = ParquetSchemas.fileSchema(schema, diff);
   }
 
   @Override
   public WriteContext init(Configuration configuration) {
-    Map<String, String> meta = new HashMap<>();
+    Map<String, String> meta = new HashMap<>(extraMetadata);
     // The TSS types survive in the footer so a reader can rebuild the exact StateSchema.
     meta.put(META_KEY_TYPE, schema.keyType().toString());
     meta.put(META_VALUE_TYPE, schema.valueType().toString());

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.Status;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,21 +30,58 @@ class AppRegistryTest {
 
     AppRegistry restarted = new AppRegistry(new CatalogStore(home));
     assertEquals(
-        List.of(new AppState.Snapshot("a", false, null, List.of(counter("clicks")))),
+        List.of(new AppState.Snapshot("a", false, null, null, null, List.of(counter("clicks")))),
         restarted.snapshots());
   }
 
   @Test
-  void aSecondStreamOfTheSameAppEndsTheFirst() {
+  void aSecondAppOfTheSameNameIsRefusedWhileTheFirstIsConnectedAndGetsInOnceItLeft() {
     AppRegistry apps = new AppRegistry(new CatalogStore(home));
     RecordedStream firstStream = new RecordedStream();
     AppSession first = new AppSession(firstStream);
-    apps.register(first, new Registration("a", List.of()));
+    apps.register(first, new Registration("clicks", List.of(counter("x")), "agent-1"));
+    Instant since = apps.get("clicks").connectedSince();
+
     AppSession second = new AppSession(new RecordedStream());
-    apps.register(second, new Registration("a", List.of(counter("clicks"))));
+    ControlPlaneException refused =
+        assertThrows(
+            ControlPlaneException.class,
+            () ->
+                apps.register(
+                    second, new Registration("clicks", List.of(counter("y")), "agent-2")));
+    assertEquals(Status.Code.ALREADY_EXISTS, refused.code());
+    assertEquals(
+        "app clicks is already running (connected since "
+            + since
+            + "); give this pipeline another --jobName or stop the other one",
+        refused.getMessage());
+    // The first keeps its session and its catalog; the refused stream is bound to nothing.
+    assertSame(apps.get("clicks"), apps.requireSession(first));
+    assertNull(firstStream.failure);
+    assertEquals(List.of(counter("x")), apps.get("clicks").states());
+    assertNull(second.app());
+    assertFalse(apps.disconnected(second));
+    assertTrue(apps.get("clicks").connected());
+
+    assertTrue(apps.disconnected(first));
+    apps.register(second, new Registration("clicks", List.of(counter("y")), "agent-2"));
+    assertSame(apps.get("clicks"), apps.requireSession(second));
+    assertEquals(List.of(counter("y")), apps.get("clicks").states());
+  }
+
+  @Test
+  void theSameAgentOnANewStreamReplacesItsOldStream() {
+    AppRegistry apps = new AppRegistry(new CatalogStore(home));
+    RecordedStream firstStream = new RecordedStream();
+    AppSession first = new AppSession(firstStream);
+    apps.register(first, new Registration("a", List.of(), "agent-1"));
+    AppSession second = new AppSession(new RecordedStream());
+    apps.register(second, new Registration("a", List.of(counter("clicks")), "agent-1"));
 
     assertEquals(Status.Code.ABORTED, firstStream.failure.getCode());
-    assertEquals("app a registered again on a new stream", firstStream.failure.getDescription());
+    assertEquals(
+        "app a registered again on a new stream of the same agent",
+        firstStream.failure.getDescription());
     ControlPlaneException stale =
         assertThrows(ControlPlaneException.class, () -> apps.requireSession(first));
     assertEquals(Status.Code.FAILED_PRECONDITION, stale.code());

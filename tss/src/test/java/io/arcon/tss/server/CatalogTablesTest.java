@@ -8,6 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.lang.StatementResult;
+import io.arcon.tss.model.Field;
+import io.arcon.tss.model.FieldType;
+import io.arcon.tss.model.ListType;
+import io.arcon.tss.model.MapType;
+import io.arcon.tss.model.OpaqueType;
+import io.arcon.tss.model.RowType;
+import io.arcon.tss.model.StateDescriptor;
+import io.arcon.tss.model.StateSchema;
+import io.arcon.tss.proto.Consistency;
+import io.arcon.tss.proto.StateKind;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,11 +31,16 @@ class CatalogTablesTest {
     StatementResult table =
         CatalogTables.showApps(
             List.of(
-                new AppState.Snapshot("a", true, T, List.of(counter("x"), counter("y"))),
-                new AppState.Snapshot("b", false, null, List.of())));
-    assertEquals(List.of("app", "connected", "watermark", "states"), table.columns());
+                new AppState.Snapshot(
+                    "a", true, T, minutes(-60), null, List.of(counter("x"), counter("y"))),
+                new AppState.Snapshot("b", false, null, null, minutes(3), List.of())));
     assertEquals(
-        List.of(List.of("a", "yes", T.toString(), "2"), List.of("b", "no", "-", "0")),
+        List.of("app", "connected", "watermark", "history_from", "finished_at", "states"),
+        table.columns());
+    assertEquals(
+        List.of(
+            List.of("a", "yes", T.toString(), minutes(-60).toString(), "-", "2"),
+            List.of("b", "no", "-", "-", minutes(3).toString(), "0")),
         table.rows());
     assertEquals("2 apps", table.message());
   }
@@ -33,14 +48,85 @@ class CatalogTablesTest {
   @Test
   void describeAppListsTheStatesEachLowerCaseKindAndConsistency() {
     StatementResult table =
-        CatalogTables.describeApp(new AppState.Snapshot("a", false, null, List.of(counter("x"))));
+        CatalogTables.describeApp(
+            new AppState.Snapshot("a", false, null, null, null, List.of(counter("x"))));
     assertEquals(
         List.of(List.of("x", "Count_x", "x", "value", "STRING", "INT64", "memory", "exact")),
         table.rows());
     assertEquals("app a (disconnected, watermark none yet)", table.message());
     assertEquals(
         "app a (connected, watermark " + T + ")",
-        CatalogTables.describeApp(new AppState.Snapshot("a", true, T, List.of())).message());
+        CatalogTables.describeApp(new AppState.Snapshot("a", true, T, null, null, List.of()))
+            .message());
+    assertEquals(
+        "app a (connected, watermark "
+            + T
+            + ", history from "
+            + minutes(-60)
+            + ", finished at "
+            + minutes(1)
+            + ")",
+        CatalogTables.describeApp(
+                new AppState.Snapshot("a", true, T, minutes(-60), minutes(1), List.of()))
+            .message());
+  }
+
+  @Test
+  void describeAppNamesTheCoderOfOpaqueValuesAtAnyDepthAndDashesWhatWasNotReported() {
+    String coder = "SerializableCoder(com.example.Session)";
+    FieldType value =
+        RowType.of(
+            Field.of("user", FieldType.STRING),
+            Field.of("sessions", new ListType(OpaqueType.of(coder))),
+            Field.required("by_page", new MapType(FieldType.STRING, OpaqueType.of("VarIntCoder"))));
+    StateDescriptor state =
+        new StateDescriptor(
+            "sessions",
+            "Sessionize",
+            "sessions",
+            StateKind.BAG,
+            new StateSchema(OpaqueType.of("MyKeyCoder"), value),
+            "rocksdb",
+            Consistency.WATERMARK_CUT);
+    StateDescriptor bare =
+        new StateDescriptor(
+            "n",
+            null,
+            null,
+            null,
+            new StateSchema(FieldType.INT64, FieldType.OPAQUE),
+            null,
+            Consistency.CONSISTENCY_UNSPECIFIED);
+    StatementResult table =
+        CatalogTables.describeApp(
+            new AppState.Snapshot("a", true, T, null, null, List.of(state, bare)));
+    assertEquals(
+        List.of(
+            "state",
+            "transform",
+            "state_id",
+            "kind",
+            "key_type",
+            "value_type",
+            "backend",
+            "consistency"),
+        table.columns());
+    assertEquals(
+        List.of(
+            List.of(
+                "sessions",
+                "Sessionize",
+                "sessions",
+                "bag",
+                "OPAQUE(MyKeyCoder)",
+                "ROW<user STRING, sessions LIST<OPAQUE("
+                    + coder
+                    + ")>, by_page MAP<STRING,"
+                    + " OPAQUE(VarIntCoder)> NOT NULL>",
+                "rocksdb",
+                "watermark_cut"),
+            List.of("n", "-", "n", "-", "INT64", "OPAQUE", "-", "-")),
+        table.rows());
   }
 
   @Test
@@ -68,7 +154,9 @@ class CatalogTablesTest {
 
   @Test
   void describeTssSaysWhereEachVersionStandsAndWhy() {
-    AppRegistry apps = new AppRegistry(new CatalogStore(home));
+    CatalogStore store = new CatalogStore(home);
+    AppRegistry apps = new AppRegistry(store);
+    TssCatalog tsss = new TssCatalog(store, apps);
     AppSession session = new AppSession(new RecordedStream());
     apps.register(session, new Registration("a", List.of(counter("x"))));
     apps.get("a").reportWatermark(minutes(11));
@@ -83,8 +171,9 @@ class CatalogTablesTest {
     tss.finish(tss.version(minutes(5)).committed(minutes(6), T));
     tss.finish(tss.version(minutes(10)).failedBy("a", "disk full"));
     LakeLayout lake = new LakeLayout("s3a://b/lake");
+    VersionScheduler scheduler = new VersionScheduler(apps, tsss, lake);
 
-    StatementResult table = CatalogTables.describeTss(tss, apps, lake);
+    StatementResult table = CatalogTables.describeTss(tss, apps, scheduler, lake);
     assertEquals(List.of("version", "status", "detail", "path"), table.columns());
     assertEquals("CREATE TSS t ...", table.message());
     assertEquals(
@@ -115,6 +204,6 @@ class CatalogTablesTest {
     tss.startCommit();
     assertEquals(
         List.of("committing", "all apps sealed"),
-        CatalogTables.describeTss(tss, apps, lake).rows().get(3).subList(1, 3));
+        CatalogTables.describeTss(tss, apps, scheduler, lake).rows().get(3).subList(1, 3));
   }
 }

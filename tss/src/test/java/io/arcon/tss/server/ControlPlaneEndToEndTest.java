@@ -156,7 +156,9 @@ class ControlPlaneEndToEndTest {
 
     StatementResult apps = client.execute("SHOW APPS;");
     assertEquals(
-        List.of(List.of("clicks_app", "yes", "-", "1"), List.of("steps_app", "yes", "-", "1")),
+        List.of(
+            List.of("clicks_app", "yes", "-", "-", "-", "1"),
+            List.of("steps_app", "yes", "-", "-", "-", "1")),
         apps.rows());
     StatementResult describeApp = client.execute("DESCRIBE APP clicks_app;");
     assertEquals(

@@ -21,6 +21,7 @@ import io.grpc.Status;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -166,5 +167,47 @@ class DefinitionValidatorTest {
             + " already holds files, not from a TSS this control plane knows; move them away or"
             + " pick another name",
         leftover.getMessage());
+  }
+
+  @Test
+  void anAtOlderThanTheHistoryOfAnyExtractedAppIsRefusedNamingTheOldestTimeAvailable() {
+    apps.register(
+        new AppSession(new RecordedStream()), new Registration("b", List.of(counter("steps"))));
+    Instant historyFrom = T.plus(Duration.ofMinutes(30));
+    apps.get("b").reportWatermark(T.plus(Duration.ofHours(2)), historyFrom);
+    // App a keeps its whole history.
+    apps.get("a").reportWatermark(T.plus(Duration.ofHours(2)));
+
+    ControlPlaneException e =
+        refusal("CREATE TSS t AS EXTRACT a.clicks, b.steps AT '2026-12-02 13:29:59.999';");
+    assertEquals(Status.Code.OUT_OF_RANGE, e.code());
+    Instant at = historyFrom.minusMillis(1);
+    assertEquals(
+        "app b keeps state history from "
+            + historyFrom
+            + "; AT "
+            + at
+            + " is older. Use AT >= "
+            + historyFrom
+            + " or run the app with a longer --stateHistory",
+        e.getMessage());
+
+    assertEquals(
+        historyFrom,
+        validator
+            .validate(parse("CREATE TSS t AS EXTRACT a.clicks, b.steps AT '2026-12-02 13:30:00';"))
+            .at());
+    assertEquals(
+        T,
+        validator
+            .validate(parse("CREATE TSS t AS EXTRACT a.clicks AT '2026-12-02 13:00:00';"))
+            .at());
+    // A report without a horizon lifts it.
+    apps.get("b").reportWatermark(T.plus(Duration.ofHours(3)));
+    assertEquals(
+        T,
+        validator
+            .validate(parse("CREATE TSS t AS EXTRACT b.steps AT '2026-12-02 13:00:00';"))
+            .at());
   }
 }

@@ -32,6 +32,10 @@ final class SyntheticApp implements StateSource {
   }
 
   SyntheticApp withCounter(String stateName, FieldType keyType) {
+    return withCounter(stateName, keyType, Consistency.EXACT);
+  }
+
+  SyntheticApp withCounter(String stateName, FieldType keyType, Consistency consistency) {
     states.add(
         new StateDescriptor(
             stateName,
@@ -40,7 +44,7 @@ final class SyntheticApp implements StateSource {
             StateKind.VALUE,
             new StateSchema(keyType, FieldType.INT64),
             "memory",
-            Consistency.EXACT));
+            consistency));
     chains.put(stateName, new ConcurrentHashMap<>());
     return this;
   }

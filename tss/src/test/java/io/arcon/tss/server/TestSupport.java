@@ -2,9 +2,13 @@ package io.arcon.tss.server;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -31,6 +35,34 @@ final class TestSupport {
         fail("interrupted waiting for " + what);
       }
     }
+  }
+
+  /** Something a test runs that may throw. */
+  interface Action {
+    void run() throws Exception;
+  }
+
+  /**
+   * Runs {@code action} with System.err captured (where slf4j-simple logs) and returns what was
+   * written; it is also passed on to the real System.err.
+   */
+  static String captureStderr(Action action) throws Exception {
+    PrintStream original = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      action.run();
+    } finally {
+      System.setErr(original);
+    }
+    String text = captured.toString(StandardCharsets.UTF_8);
+    original.print(text);
+    return text;
+  }
+
+  /** The lines of {@code log} that contain {@code text}. */
+  static List<String> linesWith(String log, String text) {
+    return log.lines().filter(l -> l.contains(text)).toList();
   }
 
   static int freePort() {

@@ -79,9 +79,26 @@ class WireFormsTest {
     assertFalse(persisted.getSummary().hasWatermark());
     assertEquals(1, persisted.getSummary().getStateCount());
     assertEquals(app.snapshot().states(), WireForms.app(persisted).states());
-    AppInfo live = WireForms.appInfo(new AppState.Snapshot("a", true, T, app.states()));
+    AppInfo live =
+        WireForms.appInfo(
+            new AppState.Snapshot("a", true, T, T.minusSeconds(60), null, app.states()));
     assertTrue(live.getSummary().getConnected());
     assertEquals(T, ProtoTime.toInstant(live.getSummary().getWatermark()));
+    assertEquals(T.minusSeconds(60), ProtoTime.toInstant(live.getSummary().getHistoryFrom()));
+    assertFalse(live.getSummary().hasFinishedAt());
+  }
+
+  @Test
+  void aFinishedAppKeepsItsEndInTheCatalogButNotItsHorizon() {
+    AppState app = new AppState("a", List.of(counter("x")));
+    app.reportWatermark(T, T.minusSeconds(60));
+    app.finish(T.plusSeconds(5));
+    AppInfo persisted = WireForms.persistedApp(app);
+    assertFalse(persisted.getSummary().hasHistoryFrom());
+    AppState restored = WireForms.app(persisted);
+    assertEquals(T.plusSeconds(5), restored.finishedAt());
+    assertFalse(restored.connected());
+    assertEquals(null, restored.historyFrom());
   }
 
   @Test

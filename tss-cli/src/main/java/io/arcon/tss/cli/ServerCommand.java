@@ -65,7 +65,7 @@ final class ServerCommand implements Callable<Integer> {
     ControlPlaneServer server;
     try {
       server = ControlPlaneServer.start(new ServerConfig(home, lake, bind, port, token));
-    } catch (IllegalArgumentException | UncheckedIOException e) {
+    } catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
       err.println("error: " + e.getMessage());
       err.flush();
       started.completeExceptionally(e);
