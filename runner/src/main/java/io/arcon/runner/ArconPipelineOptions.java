@@ -1,5 +1,6 @@
 package io.arcon.runner;
 
+import io.arcon.runner.tss.TssPipelineOptions;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.DefaultValueFactory;
 import org.apache.beam.sdk.options.Description;
@@ -7,7 +8,8 @@ import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.StreamingOptions;
 
 /** Options of {@link ArconRunner}. */
-public interface ArconPipelineOptions extends PipelineOptions, StreamingOptions {
+public interface ArconPipelineOptions
+    extends PipelineOptions, StreamingOptions, TssPipelineOptions {
 
   @Description(
       "Parallel instances of every operator chain. Default: the number of available processors.")

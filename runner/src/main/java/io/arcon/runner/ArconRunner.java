@@ -3,6 +3,8 @@ package io.arcon.runner;
 import io.arcon.runner.harness.HarnessLogLevels;
 import io.arcon.runner.translation.PipelineTranslator;
 import io.arcon.runner.translation.Translation;
+import io.arcon.runner.tss.TssLink;
+import io.arcon.runner.tss.TssSettings;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.job.JobClock;
 import io.arcon.runtime.job.JobExecutor;
@@ -70,7 +72,13 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     MetricsEnvironment.setMetricsSupported(true);
     MetricsContainerStepMap metrics = new MetricsContainerStepMap();
     // Refuses bad options and transforms it cannot run before any node starts.
-    Translation translation = PipelineTranslator.translate(pipeline, options, metrics);
+    TssSettings tssSettings = TssSettings.of(options, true);
+    TssLink tss = tssSettings.enabled() ? new TssLink(tssSettings) : null;
+    Translation translation = PipelineTranslator.translate(pipeline, options, metrics, tss);
+    if (tss != null && !tss.start()) {
+      LOG.debug("{} has no user state: it does not register with TSS", options.getJobName());
+      tss = null;
+    }
     JobGraph graph = translation.graph();
     LOG.debug("Job graph of {}:\n{}", options.getJobName(), graph.describe());
 
@@ -95,7 +103,14 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
       monitor = JobExecutor.start(options.getJobName(), graph, config);
     } catch (RuntimeException | Error e) {
       logLevels.release();
+      if (tss != null) {
+        tss.close();
+      }
       throw e;
+    }
+    if (tss != null) {
+      TssLink link = tss;
+      monitor.outcome().whenComplete((outcome, failure) -> link.close());
     }
     ArconPipelineResult result =
         new ArconPipelineResult(

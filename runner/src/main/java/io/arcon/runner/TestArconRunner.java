@@ -20,6 +20,11 @@ public class TestArconRunner extends PipelineRunner<PipelineResult> {
   }
 
   public static TestArconRunner fromOptions(PipelineOptions options) {
+    ArconPipelineOptions arcon = options.as(ArconPipelineOptions.class);
+    if (arcon.getTss() == null) {
+      // Tests run many pipelines side by side; none registers with TSS unless it asks to.
+      arcon.setTss("off");
+    }
     return new TestArconRunner(ArconRunner.fromOptions(options));
   }
 

@@ -3,6 +3,8 @@ package io.arcon.runner.operators;
 import io.arcon.runner.metrics.ElementCount;
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.state.KeyedTimer;
+import io.arcon.runner.tss.InstanceExport;
+import io.arcon.runner.tss.TransformExport;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.Output;
@@ -60,9 +62,10 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       DoFnSchemaInformation schemaInformation,
       Coder<?> keyCoder,
       boolean stateful,
-      boolean requiresTimeSortedInput,
+      boolean timeSortedInput,
       String stateEngine,
-      OperatorMetrics metrics) {}
+      OperatorMetrics metrics,
+      TransformExport export) {}
 
   private final Spec<InT, OutT> spec;
   private OperatorContext context;
@@ -72,6 +75,8 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   private PushbackSideInputDoFnRunner<InT, OutT> pushbackRunner;
   private SideInputReadiness sideInputs;
   private KeyedStateContext<Object> keyed;
+  private TimeSortedInput<InT> timeSorted;
+  private InstanceExport export;
   private byte[] currentKeyBytes;
   private final List<WindowedValue<InT>> pushedBack = new ArrayList<>();
   private long pushedBackHold = Long.MAX_VALUE;
@@ -115,6 +120,16 @@ public final class DoFnOperator<InT, OutT> implements Operator {
               ctx.stateDirectory(),
               (Coder<Object>) spec.keyCoder(),
               spec.windowingStrategy().getWindowFn().windowCoder());
+      if (spec.timeSortedInput()) {
+        timeSorted =
+            new TimeSortedInput<>(
+                keyed.stateInternals.backend(),
+                spec.inputCoder(),
+                spec.windowingStrategy().getWindowFn().windowCoder());
+      }
+      if (spec.export() != null) {
+        export = spec.export().openInstance(keyed.stateInternals, ctx, () -> inputWatermark);
+      }
     }
     StepContext stepContext = new KeyedStepContext(spec.stepName(), keyed, finalizers);
 
@@ -151,7 +166,8 @@ public final class DoFnOperator<InT, OutT> implements Operator {
                   keyed.timerInternals, spec.windowingStrategy()),
               new StatefulDoFnRunner.StateInternalsStateCleaner<>(
                   fn, keyed.stateInternals, windowCoder),
-              spec.requiresTimeSortedInput());
+              // Sorted here (TimeSortedInput), not by runners-core's per-key buffer.
+              false);
     }
     runner = spec.metrics().scoped(simple);
     if (sideInputs != null) {
@@ -194,10 +210,33 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       return;
     }
     WindowedValue<InT> value = (WindowedValue<InT>) element;
+    if (timeSorted != null) {
+      long timestamp = value.getTimestamp().getMillis();
+      if (timestamp >= inputWatermark) {
+        timeSorted.add(currentKeyBytes, value);
+        return;
+      }
+      if (timestamp + spec.windowingStrategy().getAllowedLateness().getMillis() < inputWatermark) {
+        // Behind the watermark by more than the allowed lateness: dropped, as runners-core does.
+        return;
+      }
+      // Late but allowed: processed now, its writes dated at the watermark, so versions that
+      // were already due (event time < watermark) stay as they were.
+      processNow(currentKeyBytes, value, inputWatermark);
+      return;
+    }
+    processNow(currentKeyBytes, value, value.getTimestamp().getMillis());
+  }
+
+  /** Processes one main-input element whose writes are dated {@code stampMillis}. */
+  private void processNow(byte[] keyBytes, WindowedValue<InT> value, long stampMillis) {
     if (keyed != null) {
       Object key = ((KV<?, ?>) value.getValue()).getKey();
-      keyed.setCurrentKey(currentKeyBytes, key, value.getTimestamp());
+      keyed.setCurrentKey(keyBytes, key, new org.joda.time.Instant(stampMillis));
       keyed.setProcessingTime(context.currentProcessingTime());
+      if (export != null) {
+        export.eventProcessed(value.getTimestamp().getMillis());
+      }
     }
     ensureDoFnBundle();
     if (pushbackRunner != null) {
@@ -267,7 +306,30 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     if (keyed == null) {
       return;
     }
-    keyed.fireEventTimers(effective, context.currentProcessingTime(), this::fire);
+    long now = context.currentProcessingTime();
+    if (timeSorted != null) {
+      releaseSorted(effective, now);
+    }
+    keyed.fireEventTimers(effective, now, this::fire);
+    if (export != null) {
+      export.watermarkAdvanced(effective);
+    }
+  }
+
+  /**
+   * Releases buffered input below {@code watermark} in timestamp order, interleaved with the event
+   * timers due before each element, so every write happens in event-time order. Around each element
+   * the timers see the watermark at its timestamp: the element is not late for its window, and a
+   * timer set in the past fires before the next element, as it would have on sorted input.
+   */
+  private void releaseSorted(long watermark, long now) throws Exception {
+    timeSorted.releaseBefore(
+        watermark,
+        (keyBytes, element) -> {
+          long timestamp = element.getTimestamp().getMillis();
+          keyed.fireEventTimers(timestamp, now, this::fire);
+          processNow(keyBytes, element, timestamp);
+        });
   }
 
   @Override
@@ -330,6 +392,15 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     OperatorMetrics.flush(outputCounts);
   }
 
+  /**
+   * An instance whose state is exported keeps running after its input ended until the control plane
+   * has every version due up to the app's end (bounded pipelines).
+   */
+  @Override
+  public boolean hasPendingWork() {
+    return export != null && !export.drained();
+  }
+
   @Override
   public void endOfInput() throws Exception {
     if (!pushedBack.isEmpty()) {
@@ -352,6 +423,9 @@ public final class DoFnOperator<InT, OutT> implements Operator {
         spec.metrics().scoped(invoker::invokeTeardown);
       }
     } finally {
+      if (export != null) {
+        export.close();
+      }
       if (keyed != null) {
         keyed.close();
       }

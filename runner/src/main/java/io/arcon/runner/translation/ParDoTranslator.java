@@ -48,6 +48,16 @@ final class ParDoTranslator implements TransformTranslator {
       }
       keyCoder = kv.getKeyCoder();
     }
+    // Exact TSS export needs input in event-time order; @RequiresTimeSortedInput asks for it too.
+    boolean exact =
+        stateful
+            && (signature.processElement().requiresTimeSortedInput()
+                || (ctx.tss() != null && ctx.tss().settings().exports(name)));
+    // Only a stateful DoFn opens state; a stateless one carries the (unused) default.
+    String engine =
+        stateful
+            ? ctx.stateEngineFor(name, StatefulStep.Kind.STATEFUL_PARDO)
+            : ctx.options().getStateBackend();
     DoFnOperator.Spec spec =
         new DoFnOperator.Spec(
             name,
@@ -64,12 +74,20 @@ final class ParDoTranslator implements TransformTranslator {
             ParDoTranslation.getSchemaInformation(ctx.appliedTransform(node)),
             keyCoder,
             stateful,
-            signature.processElement().requiresTimeSortedInput(),
-            // Only a stateful DoFn opens state; a stateless one carries the (unused) default.
-            stateful
-                ? ctx.stateEngineFor(name, StatefulStep.Kind.STATEFUL_PARDO)
-                : ctx.options().getStateBackend(),
-            ctx.metricsFor(name).withOutputs(ports.outputNames()));
+            exact,
+            engine,
+            ctx.metricsFor(name).withOutputs(ports.outputNames()),
+            stateful && ctx.tss() != null
+                ? ctx.tss()
+                    .exportOf(
+                        name,
+                        fn,
+                        keyCoder,
+                        engine,
+                        exact,
+                        ctx.parallelism(),
+                        main.getWindowingStrategy().getWindowFn().windowCoder())
+                : null);
     OperatorNode op;
     if (stateful) {
       op = ctx.addKeyed(name, () -> new DoFnOperator<>(spec), main);

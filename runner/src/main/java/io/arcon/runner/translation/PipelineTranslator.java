@@ -1,7 +1,9 @@
 package io.arcon.runner.translation;
 
 import io.arcon.runner.ArconPipelineOptions;
+import io.arcon.runner.options.TransformGlob;
 import io.arcon.runner.state.StateBackendSelection;
+import io.arcon.runner.tss.TssLink;
 import java.util.List;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.sdk.Pipeline;
@@ -31,12 +33,45 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
    */
   public static Translation translate(
       Pipeline pipeline, ArconPipelineOptions options, MetricsContainerStepMap metrics) {
+    return translate(pipeline, options, metrics, null);
+  }
+
+  /**
+   * Translates a pipeline whose user states are exported to TSS through {@code tss} (null: TSS
+   * off).
+   *
+   * @throws IllegalArgumentException also for a {@code --tssExport} glob that matches no stateful
+   *     ParDo
+   */
+  public static Translation translate(
+      Pipeline pipeline,
+      ArconPipelineOptions options,
+      MetricsContainerStepMap metrics,
+      TssLink tss) {
     StateBackendSelection stateBackends = StateBackendSelection.of(options);
     ArconTransformOverrides.applyTo(pipeline);
-    TranslationContext ctx = new TranslationContext(pipeline, options, metrics, stateBackends);
+    TranslationContext ctx = new TranslationContext(pipeline, options, metrics, stateBackends, tss);
     pipeline.traverseTopologically(new PipelineTranslator(TransformTranslators.arcon(), ctx));
     List<StatefulStep> statefulSteps = ctx.statefulSteps();
     stateBackends.checkRulesAndLog(statefulSteps.stream().map(StatefulStep::fullName).toList());
+    if (tss != null) {
+      List<String> statefulParDos =
+          statefulSteps.stream()
+              .filter(s -> s.kind() == StatefulStep.Kind.STATEFUL_PARDO)
+              .map(StatefulStep::fullName)
+              .toList();
+      for (TransformGlob glob : tss.settings().exports()) {
+        if (statefulParDos.stream().noneMatch(glob::matches)) {
+          throw new IllegalArgumentException(
+              "--tssExport pattern '"
+                  + glob.pattern()
+                  + "' matches no stateful ParDo. Patterns are globs matched against a"
+                  + " transform's full name or an enclosing composite's name; the stateful ParDos"
+                  + " are: "
+                  + (statefulParDos.isEmpty() ? "(none)" : String.join(", ", statefulParDos)));
+        }
+      }
+    }
     return ctx.usesManualClock()
         ? new Translation(
             ctx.graph(),

@@ -3,6 +3,7 @@ package io.arcon.runner.translation;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.state.StateBackendSelection;
+import io.arcon.runner.tss.TssLink;
 import io.arcon.runtime.graph.EdgeKind;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.KeyExtractor;
@@ -51,15 +52,24 @@ public final class TranslationContext {
   private ManualClock manualClock;
   private JobActivity activity;
 
+  private final TssLink tss;
+
   TranslationContext(
       Pipeline pipeline,
       ArconPipelineOptions options,
       MetricsContainerStepMap metrics,
-      StateBackendSelection stateBackends) {
+      StateBackendSelection stateBackends,
+      TssLink tss) {
+    this.tss = tss;
     this.pipeline = pipeline;
     this.options = options;
     this.metrics = metrics;
     this.stateBackends = stateBackends;
+  }
+
+  /** Where stateful ParDos export their user states, or null when TSS is off. */
+  public TssLink tss() {
+    return tss;
   }
 
   /** The job's manual processing-time clock, created when a TestStream needs one. */

@@ -106,7 +106,8 @@ class DoFnOperatorTest {
                 true,
                 false,
                 "heap",
-                new OperatorMetrics(stepMap, "Count").withOutputs(List.of("counts"))));
+                new OperatorMetrics(stepMap, "Count").withOutputs(List.of("counts")),
+                null));
     TestOperatorContext context = new TestOperatorContext(directory);
     op.open(context);
     try {

@@ -55,7 +55,7 @@ class ParDoPortsTest {
   void numbersTheMainOutputFirstThenTheAdditionalOnesInDeclarationOrder() {
     TranslationContext ctx =
         new TranslationContext(
-            p, options, new MetricsContainerStepMap(), StateBackendSelection.of(options));
+            p, options, new MetricsContainerStepMap(), StateBackendSelection.of(options), null);
     ParDoPorts ports = ParDoPorts.of(node("Split"), ctx, MAIN, List.of(TEXT, WIDE), List.of(side));
 
     assertSame(input, ports.mainInput());

@@ -1,0 +1,160 @@
+package io.arcon.runner.tss;
+
+import io.arcon.runner.state.BackendStateInternals;
+import io.arcon.runner.state.history.StateHistory;
+import io.arcon.runtime.operator.OperatorContext;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
+
+/**
+ * The TSS side of one parallel instance of an exported stateful ParDo. On the node's thread it
+ * keeps the version chains of the transform's states (through {@link StateHistory}), prunes them as
+ * the watermark leaves {@code --stateHistory} behind, and tells the pipeline's {@link TssLink} its
+ * watermark and its end. From the agent's thread it serves reads of a version in chunks, each run
+ * in the node's mailbox between bundles, so extraction never runs concurrently with the operators
+ * and a large state does not stall the pipeline.
+ */
+public final class InstanceExport implements AutoCloseable {
+  private final TransformExport transform;
+  private final int instance;
+  private final StateHistory history;
+  private final Executor mailbox;
+  private final long historyMillis;
+  private final Set<CompletableFuture<?>> pendingReads = ConcurrentHashMap.newKeySet();
+
+  // Node thread only.
+  private long maxEventTime = Long.MIN_VALUE;
+  private long prunedTo = Long.MIN_VALUE;
+  private boolean ended;
+
+  private volatile boolean closed;
+
+  InstanceExport(
+      TransformExport transform,
+      BackendStateInternals<?> internals,
+      OperatorContext context,
+      LongSupplier inputWatermark) {
+    this.transform = transform;
+    this.instance = context.instanceIndex();
+    this.mailbox = context.mailbox();
+    Map<String, Boolean> exact = new HashMap<>();
+    transform.specs().keySet().forEach(id -> exact.put(id, transform.exact()));
+    this.history = internals.enableHistory(transform.specs(), exact, inputWatermark);
+    this.historyMillis = transform.link().settings().stateHistory().toMillis();
+    transform.link().instanceOpened(this);
+  }
+
+  public String transform() {
+    return transform.transform();
+  }
+
+  public int instance() {
+    return instance;
+  }
+
+  /** An element with this event time was processed (the app's end is after the last one). */
+  public void eventProcessed(long timestampMillis) {
+    if (timestampMillis > maxEventTime) {
+      maxEventTime = timestampMillis;
+    }
+  }
+
+  /**
+   * The operator's input watermark advanced and everything before it was processed: versions before
+   * it are complete in this instance. Prunes history that left {@code --stateHistory}.
+   */
+  public void watermarkAdvanced(long watermark) {
+    if (watermark == Long.MAX_VALUE) {
+      if (!ended) {
+        ended = true;
+        transform.link().instanceEnded(this, maxEventTime);
+      }
+      return;
+    }
+    long horizon = Math.min(watermark - historyMillis, transform.link().oldestVersionInFlight());
+    // A full pass over the history, so not on every watermark: once per eighth of the history.
+    if (horizon > prunedTo && horizon - prunedTo >= Math.max(1000, historyMillis / 8)) {
+      history.prune(horizon);
+      prunedTo = horizon;
+    }
+    transform.link().instanceWatermark(this, watermark, history.oldestAvailableMillis());
+  }
+
+  /** True once the control plane has every version due up to the app's end. */
+  public boolean drained() {
+    return transform.link().drained();
+  }
+
+  /**
+   * Reads up to {@code maxCells} cells of {@code stateId} as of {@code versionMillis}, after {@code
+   * cursor}, on the node between bundles.
+   */
+  CompletableFuture<StateHistory.Chunk> readChunk(
+      String stateId, long versionMillis, byte[] onlyEncodedKey, byte[] cursor, int maxCells) {
+    CompletableFuture<StateHistory.Chunk> result = new CompletableFuture<>();
+    if (closed) {
+      result.completeExceptionally(stopped());
+      return result;
+    }
+    pendingReads.add(result);
+    result.whenComplete((r, e) -> pendingReads.remove(result));
+    mailbox.execute(
+        () -> {
+          try {
+            if (closed) {
+              throw stopped();
+            }
+            long oldest = history.oldestAvailableMillis();
+            if (versionMillis < oldest) {
+              throw new IllegalStateException(
+                  "version "
+                      + java.time.Instant.ofEpochMilli(versionMillis)
+                      + " of "
+                      + transform.transform()
+                      + " is older than its kept state history (from "
+                      + java.time.Instant.ofEpochMilli(oldest)
+                      + "); run the app with a longer --stateHistory");
+            }
+            result.complete(
+                history.cellsAt(stateId, versionMillis, onlyEncodedKey, cursor, maxCells));
+          } catch (Throwable t) {
+            result.completeExceptionally(t);
+          }
+        });
+    // A mailbox task is lost when the node stops; close() fails what is still pending.
+    if (closed) {
+      result.completeExceptionally(stopped());
+    }
+    return result;
+  }
+
+  /** Makes the node look at its pending work again (the app's versions were taken). */
+  void wake() {
+    if (!closed) {
+      mailbox.execute(() -> {});
+    }
+  }
+
+  private IllegalStateException stopped() {
+    return new IllegalStateException(
+        "instance " + instance + " of " + transform.transform() + " has stopped");
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    for (CompletableFuture<?> pending : pendingReads) {
+      pending.completeExceptionally(stopped());
+    }
+    transform.link().instanceClosed(this);
+  }
+
+  /** How long the agent waits for one chunk before it gives the version up. */
+  static final Duration CHUNK_TIMEOUT = Duration.ofMinutes(2);
+}

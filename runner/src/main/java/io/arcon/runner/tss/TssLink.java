@@ -1,0 +1,318 @@
+package io.arcon.runner.tss;
+
+import io.arcon.runner.tss.catalog.StatefulDoFnInfo;
+import io.arcon.runner.tss.catalog.UserStateCatalog;
+import io.arcon.tss.agent.TssAgent;
+import io.arcon.tss.server.EmbeddedControlPlane;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.state.StateSpec;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.reflect.DoFnSignature;
+import org.apache.beam.sdk.transforms.reflect.DoFnSignatures;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A pipeline's link to TSS: collects the exported transforms while the pipeline is translated, then
+ * registers the pipeline as an app with the control plane (starting an embedded one when none
+ * listens), reports the app's watermark (the minimum over every instance of every exported
+ * transform) and its end, and serves extractions through {@link PipelineStateSource}.
+ *
+ * <p>Nothing here may fail or slow the pipeline: the agent connects and retries in the background,
+ * the watermark is reported by a timer thread from values the nodes only store, and a bounded run
+ * waits for its versions only while the control plane is reachable.
+ */
+public final class TssLink implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TssLink.class);
+
+  /** Embedded control planes this JVM started, by endpoint; they live as long as the JVM. */
+  private static final Map<String, EmbeddedControlPlane> EMBEDDED = new HashMap<>();
+
+  /** How long a finished bounded pipeline waits for the control plane to take its last versions. */
+  private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(30);
+
+  private static final long REPORT_PERIOD_MILLIS = 50;
+
+  private final TssSettings settings;
+  private final List<StatefulDoFnInfo> transforms = new ArrayList<>();
+  private final Map<String, Integer> parallelismByTransform = new LinkedHashMap<>();
+  private final Map<String, Coder<? extends BoundedWindow>> windowCoders = new HashMap<>();
+  private final Map<String, InstanceExport[]> instances = new ConcurrentHashMap<>();
+  private final Map<InstanceExport, long[]> progress = new ConcurrentHashMap<>();
+  private final ConcurrentSkipListMap<Long, Integer> versionsInFlight =
+      new ConcurrentSkipListMap<>();
+
+  private UserStateCatalog catalog;
+  private TssAgent agent;
+  private ScheduledExecutorService reporter;
+  private int expectedInstances;
+  private volatile boolean drained;
+  private int endedInstances; // guarded by this
+  private long endMillis = Long.MIN_VALUE; // guarded by this
+  private long reportedWatermark = Long.MIN_VALUE; // reporter thread only
+
+  public TssLink(TssSettings settings) {
+    this.settings = settings;
+  }
+
+  public TssSettings settings() {
+    return settings;
+  }
+
+  /**
+   * Records a stateful ParDo of the pipeline (during translation) and returns what its instances
+   * export.
+   */
+  public TransformExport exportOf(
+      String transform,
+      DoFn<?, ?> fn,
+      Coder<?> keyCoder,
+      String backend,
+      boolean exact,
+      int parallelism,
+      Coder<? extends BoundedWindow> windowCoder) {
+    transforms.add(new StatefulDoFnInfo(transform, fn, keyCoder, backend, exact));
+    parallelismByTransform.put(transform, parallelism);
+    windowCoders.put(transform, windowCoder);
+    return new TransformExport(transform, exact, userStateSpecs(fn), this);
+  }
+
+  private static Map<String, StateSpec<?>> userStateSpecs(DoFn<?, ?> fn) {
+    Map<String, StateSpec<?>> specs = new LinkedHashMap<>();
+    DoFnSignature signature = DoFnSignatures.getSignature(fn.getClass());
+    for (Map.Entry<String, DoFnSignature.StateDeclaration> e :
+        signature.stateDeclarations().entrySet()) {
+      try {
+        java.lang.reflect.Field field = e.getValue().field();
+        field.setAccessible(true);
+        specs.put(e.getKey(), (StateSpec<?>) field.get(fn));
+      } catch (IllegalAccessException | RuntimeException ex) {
+        throw new IllegalStateException(
+            "Cannot read the StateSpec of @StateId(\"" + e.getKey() + "\") of " + fn.getClass(),
+            ex);
+      }
+    }
+    return specs;
+  }
+
+  /**
+   * After translation: registers the app when it has user state. Returns false (and does nothing)
+   * when there is nothing to export.
+   */
+  public boolean start() {
+    catalog = UserStateCatalog.build(transforms);
+    if (catalog.states().isEmpty()) {
+      drained = true;
+      return false;
+    }
+    parallelismByTransform.forEach(
+        (t, p) -> {
+          instances.put(t, new InstanceExport[p]);
+          expectedInstances += p;
+        });
+    startEmbeddedControlPlaneIfNeeded();
+    TssAgent.Builder builder =
+        TssAgent.builder(settings.app(), new PipelineStateSource(this))
+            .endpoint(settings.host(), settings.port());
+    if (settings.token() != null) {
+      builder.token(settings.token());
+    }
+    agent = builder.start();
+    reporter =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "tss-watermark-" + settings.app());
+              t.setDaemon(true);
+              return t;
+            });
+    reporter.scheduleWithFixedDelay(
+        this::reportWatermark, REPORT_PERIOD_MILLIS, REPORT_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+    LOG.info(
+        "TSS: {} registers as app '{}' with the control plane at {} ({} states)",
+        settings.app(),
+        settings.app(),
+        settings.endpoint(),
+        catalog.states().size());
+    return true;
+  }
+
+  private void startEmbeddedControlPlaneIfNeeded() {
+    synchronized (EMBEDDED) {
+      if (EMBEDDED.containsKey(settings.endpoint())) {
+        return;
+      }
+      try {
+        EmbeddedControlPlane.startIfNoneListening(
+                settings.host(), settings.port(), settings.home(), settings.token())
+            .ifPresent(
+                plane -> {
+                  EMBEDDED.put(settings.endpoint(), plane);
+                  LOG.info(
+                      "TSS: started an embedded control plane at {} (home {}); `bin/tss` reaches"
+                          + " it",
+                      settings.endpoint(),
+                      settings.home());
+                });
+      } catch (RuntimeException e) {
+        // The pipeline runs without TSS rather than failing; the agent keeps retrying.
+        LOG.warn(
+            "TSS: cannot start an embedded control plane at {}: {}",
+            settings.endpoint(),
+            e.getMessage());
+      }
+    }
+  }
+
+  Coder<? extends BoundedWindow> windowCoderOf(String transform) {
+    return windowCoders.get(transform);
+  }
+
+  UserStateCatalog catalog() {
+    return catalog;
+  }
+
+  /** The open instances of {@code transform}, by index (null where not open). */
+  InstanceExport[] instancesOf(String transform) {
+    InstanceExport[] of = instances.get(transform);
+    return of == null ? new InstanceExport[0] : of;
+  }
+
+  void instanceOpened(InstanceExport instance) {
+    InstanceExport[] of = instances.get(instance.transform());
+    if (of != null && instance.instance() < of.length) {
+      of[instance.instance()] = instance;
+    }
+    progress.put(instance, new long[] {Long.MIN_VALUE, Long.MIN_VALUE});
+  }
+
+  void instanceWatermark(InstanceExport instance, long watermark, long historyFrom) {
+    long[] p = progress.get(instance);
+    if (p != null) {
+      p[0] = watermark;
+      p[1] = historyFrom;
+    }
+  }
+
+  void instanceEnded(InstanceExport instance, long maxEventTime) {
+    boolean all;
+    long end;
+    synchronized (this) {
+      endedInstances++;
+      endMillis =
+          Math.max(endMillis, maxEventTime == Long.MIN_VALUE ? endMillis : maxEventTime + 1);
+      all = endedInstances == expectedInstances;
+      end = endMillis;
+    }
+    long[] p = progress.get(instance);
+    if (p != null) {
+      p[0] = Long.MAX_VALUE;
+    }
+    if (all) {
+      Thread drain = new Thread(() -> drain(end), "tss-drain-" + settings.app());
+      drain.setDaemon(true);
+      drain.start();
+    }
+  }
+
+  void instanceClosed(InstanceExport instance) {
+    InstanceExport[] of = instances.get(instance.transform());
+    if (of != null && instance.instance() < of.length && of[instance.instance()] == instance) {
+      of[instance.instance()] = null;
+    }
+  }
+
+  /** Every exported instance reached the end of its input: wait for the control plane. */
+  private void drain(long end) {
+    try {
+      reportWatermark();
+      if (agent != null && end != Long.MIN_VALUE) {
+        boolean done = agent.finish(Instant.ofEpochMilli(end), DRAIN_TIMEOUT);
+        if (!done) {
+          LOG.info(
+              "TSS: app '{}' ends without confirmation that its last versions were taken (control"
+                  + " plane at {} not reachable or too slow)",
+              settings.app(),
+              settings.endpoint());
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("TSS: app '{}' could not report its end: {}", settings.app(), e.toString());
+    } finally {
+      drained = true;
+      // Wake every node so it sees it may finish now.
+      for (InstanceExport[] of : instances.values()) {
+        for (InstanceExport instance : of) {
+          if (instance != null) {
+            instance.wake();
+          }
+        }
+      }
+    }
+  }
+
+  boolean drained() {
+    return drained;
+  }
+
+  /** The oldest version time being read now (pruning keeps it), or {@code Long.MAX_VALUE}. */
+  long oldestVersionInFlight() {
+    Map.Entry<Long, Integer> first = versionsInFlight.firstEntry();
+    return first == null ? Long.MAX_VALUE : first.getKey();
+  }
+
+  void readStarts(long versionMillis) {
+    versionsInFlight.merge(versionMillis, 1, Integer::sum);
+  }
+
+  void readEnds(long versionMillis) {
+    versionsInFlight.computeIfPresent(versionMillis, (k, n) -> n == 1 ? null : n - 1);
+  }
+
+  /** Reports the app's watermark and history horizon when the slowest instance moved. */
+  private void reportWatermark() {
+    try {
+      if (progress.size() < expectedInstances) {
+        return; // not every instance is open yet: the minimum is unknown
+      }
+      long min = Long.MAX_VALUE;
+      long historyFrom = Long.MIN_VALUE;
+      for (long[] p : progress.values()) {
+        min = Math.min(min, p[0]);
+        historyFrom = Math.max(historyFrom, p[1]);
+      }
+      // The end of input is reported by finish(), never as a watermark at +infinity.
+      if (min == Long.MIN_VALUE || min == Long.MAX_VALUE || min <= reportedWatermark) {
+        return;
+      }
+      reportedWatermark = min;
+      agent.reportWatermark(
+          Instant.ofEpochMilli(min),
+          historyFrom == Long.MIN_VALUE ? null : Instant.ofEpochMilli(historyFrom));
+    } catch (RuntimeException e) {
+      LOG.debug("TSS: watermark report failed: {}", e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    if (reporter != null) {
+      reporter.shutdownNow();
+    }
+    if (agent != null) {
+      agent.close();
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package io.arcon.runner.tss;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * A scripted click stream for TSS tests and the oracle of its states: clicks every 100 ms of event
+ * time, up to 3 s out of order; a watermark step every 2 s trailing by 3 s; an event at T-1 ms and
+ * one exactly at T for each version time T; now and then a late event behind the watermark; and
+ * gates that hold the stream until the test opens them (the first before any event, then one after
+ * the watermark passed each given time).
+ */
+final class ClickScript {
+  static final List<String> KEYS =
+      List.of("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi");
+
+  /** A scripted event and the watermark that was published when it arrived. */
+  record Arrival(ScriptedClicks.Event event, long watermarkAtArrival) {
+    boolean late() {
+      return event.timestampMillis() < watermarkAtArrival;
+    }
+  }
+
+  /** One row of a state at a version, as the oracle computes it and as read back from Parquet. */
+  record Row(String key, long value, long updatedAt, long version) {}
+
+  final List<ScriptedClicks.Step> steps = new ArrayList<>();
+  private final List<CountDownLatch> reached = new ArrayList<>();
+  final List<Arrival> arrivals = new ArrayList<>();
+
+  /**
+   * @param base event time of the first click
+   * @param clicks number of clicks (one per 100 ms)
+   * @param versions version times that get an event at T-1 ms and at T
+   * @param gates the first holds the start; gate i > 0 holds the stream once the watermark passed
+   *     {@code gateAfter[i - 1]}
+   */
+  ClickScript(
+      long seed, long base, int clicks, long[] versions, CountDownLatch[] gates, long[] gateAfter) {
+    Random rnd = new Random(seed);
+    gate(gates[0]);
+    long watermark = Long.MIN_VALUE;
+    int nextGate = 1;
+    int nextVersion = 0;
+    for (int i = 1; i <= clicks; i++) {
+      long now = base + i * 100L;
+      add(event(rnd, now - rnd.nextInt(3000)), watermark);
+      if (nextVersion < versions.length && now >= versions[nextVersion] + 500) {
+        add(new ScriptedClicks.Event(key(rnd), 100, versions[nextVersion] - 1), watermark);
+        add(new ScriptedClicks.Event(key(rnd), 1000, versions[nextVersion]), watermark);
+        nextVersion++;
+      }
+      if (i % 20 == 0) {
+        watermark = now - 3000;
+        steps.add(new ScriptedClicks.WatermarkStep(watermark));
+        if (rnd.nextInt(3) == 0) {
+          add(event(rnd, watermark - 1 - rnd.nextInt(1000)), watermark);
+        }
+        while (nextGate < gates.length && watermark > gateAfter[nextGate - 1]) {
+          gate(gates[nextGate++]);
+        }
+      }
+    }
+  }
+
+  private void gate(CountDownLatch open) {
+    CountDownLatch arrived = new CountDownLatch(1);
+    reached.add(arrived);
+    steps.add(new ScriptedClicks.Gate(open, arrived));
+  }
+
+  /** Opens when the source waits at gate {@code index} (in the order of the constructor's). */
+  CountDownLatch reached(int index) {
+    return reached.get(index);
+  }
+
+  private void add(ScriptedClicks.Event e, long watermark) {
+    steps.add(e);
+    arrivals.add(new Arrival(e, watermark));
+  }
+
+  private static ScriptedClicks.Event event(Random rnd, long timestamp) {
+    return new ScriptedClicks.Event(key(rnd), 1 + rnd.nextInt(9), timestamp);
+  }
+
+  private static String key(Random rnd) {
+    return KEYS.get(rnd.nextInt(KEYS.size()));
+  }
+
+  /**
+   * The exact state "sum per key" at {@code version}: on-time events before T (late ones are
+   * dropped by time-sorted input); updated at the latest of them.
+   */
+  List<Row> exactSums(long version) {
+    Map<String, long[]> byKey = new TreeMap<>();
+    for (Arrival a : arrivals) {
+      if (!a.late() && a.event().timestampMillis() < version) {
+        long[] v = byKey.computeIfAbsent(a.event().key(), k -> new long[] {0, Long.MIN_VALUE});
+        v[0] += a.event().value();
+        v[1] = Math.max(v[1], a.event().timestampMillis());
+      }
+    }
+    return rows(byKey, version);
+  }
+
+  /**
+   * The watermark-cut state "events per key" at {@code version}: every event that arrived while the
+   * watermark was still before T, late ones included (the window is global); updated at the last of
+   * them in arrival order.
+   */
+  List<Row> cutCounts(long version) {
+    Map<String, long[]> byKey = new TreeMap<>();
+    for (Arrival a : arrivals) {
+      if (a.watermarkAtArrival() < version) {
+        long[] v = byKey.computeIfAbsent(a.event().key(), k -> new long[] {0, 0});
+        v[0]++;
+        v[1] = a.event().timestampMillis();
+      }
+    }
+    return rows(byKey, version);
+  }
+
+  private static List<Row> rows(Map<String, long[]> byKey, long version) {
+    List<Row> rows = new ArrayList<>();
+    byKey.forEach((k, v) -> rows.add(new Row(k, v[0], v[1], version)));
+    return rows;
+  }
+}

@@ -1,0 +1,207 @@
+package io.arcon.runner.tss;
+
+import static io.arcon.runner.tss.TssTestSupport.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.arcon.runner.ArconPipelineOptions;
+import io.arcon.runner.ArconRunner;
+import io.arcon.runtime.graph.KeyGroups;
+import io.arcon.tss.client.TssClient;
+import io.arcon.tss.proto.AppInfo;
+import io.arcon.tss.proto.Consistency;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.io.Read;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.state.StateSpec;
+import org.apache.beam.sdk.state.StateSpecs;
+import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.util.CoderUtils;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.joda.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * TSS on a running pipeline, end to end, against an oracle computed from the raw input: a scripted
+ * out-of-order stream (events exactly at T and T-1 ms, late events, keys on both instances) feeds
+ * an exact state ({@code @RequiresTimeSortedInput} sum per key) and a watermark-cut state (count
+ * per key) at parallelism 2; the pipeline registers with an embedded control plane it starts
+ * itself; TSSs are created before the data passes and after it passed (T in the past); every
+ * committed Parquet file is read back with DuckDB and compared row by row (key, value, updated_at,
+ * version) with the oracle.
+ */
+class TssOracleTest {
+  private static final long BASE = Instant.parse("2026-12-02T13:00:00Z").toEpochMilli();
+  private static final long[] VERSIONS = {BASE + 10_000, BASE + 20_000, BASE + 30_000};
+  private static final List<String> KEYS = ClickScript.KEYS;
+
+  private static Path home;
+  private static int port;
+  private static TssClient client;
+
+  @BeforeAll
+  static void controlPlaneAddress() throws IOException {
+    home = Files.createTempDirectory("tss-oracle-");
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+  }
+
+  @AfterAll
+  static void closeClient() {
+    if (client != null) {
+      client.close();
+    }
+  }
+
+  /** Exact: the sum per key, input sorted by event time. */
+  static final class SumPerKey extends DoFn<KV<String, Long>, Void> {
+    @StateId("total")
+    private final StateSpec<ValueState<Long>> total = StateSpecs.value();
+
+    @RequiresTimeSortedInput
+    @ProcessElement
+    public void process(@Element KV<String, Long> e, @StateId("total") ValueState<Long> total) {
+      Long sum = total.read();
+      total.write((sum == null ? 0 : sum) + e.getValue());
+    }
+  }
+
+  /** Watermark cut: events per key, in arrival order (late ones too: the window is global). */
+  static final class CountHits extends DoFn<KV<String, Long>, Void> {
+    @StateId("hits")
+    private final StateSpec<ValueState<Long>> hits = StateSpecs.value();
+
+    @ProcessElement
+    public void process(@StateId("hits") ValueState<Long> hits) {
+      Long n = hits.read();
+      hits.write((n == null ? 0 : n) + 1);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"heap", "rocksdb", "lmdb"})
+  void committedVersionsEqualTheOracle(String engine) throws Exception {
+    String app = "oracle_" + engine;
+    CountDownLatch start = new CountDownLatch(1);
+    CountDownLatch resume = new CountDownLatch(1);
+    ClickScript script =
+        new ClickScript(
+            13,
+            BASE,
+            400,
+            VERSIONS,
+            new CountDownLatch[] {start, resume},
+            new long[] {VERSIONS[1]});
+    assertKeysOnBothInstances();
+
+    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
+    options.setRunner(ArconRunner.class);
+    options.setJobName(app);
+    options.setParallelism(2);
+    options.setStateBackend(engine);
+    options.setTss("on");
+    options.setTssEndpoint("127.0.0.1:" + port);
+    options.setTssHome(home.toString());
+    Pipeline p = Pipeline.create(options);
+    PCollection<KV<String, Long>> clicks =
+        p.apply(Read.from(new ScriptedClicks(app, script.steps)));
+    clicks.apply("Total", ParDo.of(new SumPerKey()));
+    clicks.apply("Hits", ParDo.of(new CountHits()));
+    PipelineResult result = p.run();
+    try {
+      TssClient tss = client();
+      awaitRegistered(tss, app);
+      AppInfo info = tss.describeApp(app);
+      assertEquals(Consistency.EXACT, state(info, "total").getConsistency());
+      assertEquals(Consistency.WATERMARK_CUT, state(info, "hits").getConsistency());
+      assertEquals(engine, state(info, "total").getBackend());
+
+      String period =
+          " AT '2026-12-02 13:00:10' TIME ZONE 'UTC' FOR EACH 10 SECONDS"
+              + " UNTIL '2026-12-02 13:00:30';";
+      tss.execute(
+          "CREATE TSS before_"
+              + engine
+              + " AS EXTRACT "
+              + app
+              + ".total, "
+              + app
+              + ".hits"
+              + period);
+      start.countDown();
+      // The source stops at the second gate once the watermark passed the second version.
+      awaitCommitted(tss, "before_" + engine, VERSIONS[1]);
+      tss.execute("CREATE TSS after_" + engine + " AS EXTRACT " + app + ".total" + period);
+      String oneKey = KEYS.get(1);
+      tss.execute(
+          "CREATE TSS onekey_"
+              + engine
+              + " AS EXTRACT "
+              + app
+              + ".total ON KEY '"
+              + oneKey
+              + "' AT '2026-12-02 13:00:20' TIME ZONE 'UTC';");
+      resume.countDown();
+      assertEquals(PipelineResult.State.DONE, result.waitUntilFinish(Duration.standardMinutes(3)));
+
+      for (long version : VERSIONS) {
+        List<ClickScript.Row> exact = script.exactSums(version);
+        assertEquals(
+            exact,
+            read(tss, "before_" + engine, version, app, "total"),
+            "exact state at " + Instant.ofEpochMilli(version));
+        assertEquals(
+            exact,
+            read(tss, "after_" + engine, version, app, "total"),
+            "a TSS created after T passed reads the same version");
+        assertEquals(
+            script.cutCounts(version),
+            read(tss, "before_" + engine, version, app, "hits"),
+            "watermark cut at " + Instant.ofEpochMilli(version));
+        assertEquals("exact", consistencyOf(tss, "before_" + engine, version, app, "total"));
+        assertEquals("watermark_cut", consistencyOf(tss, "before_" + engine, version, app, "hits"));
+      }
+      assertEquals(
+          script.exactSums(VERSIONS[1]).stream().filter(r -> r.key().equals(oneKey)).toList(),
+          read(tss, "onekey_" + engine, VERSIONS[1], app, "total"));
+    } finally {
+      start.countDown();
+      resume.countDown();
+      if (result.getState() == PipelineResult.State.RUNNING) {
+        result.cancel();
+      }
+    }
+  }
+
+  private static void assertKeysOnBothInstances() throws Exception {
+    TreeSet<Integer> owners = new TreeSet<>();
+    for (String k : KEYS) {
+      owners.add(
+          KeyGroups.instanceForKey(CoderUtils.encodeToByteArray(StringUtf8Coder.of(), k), 2));
+    }
+    assertEquals(2, owners.size(), "the keys must spread over both instances");
+  }
+
+  private static synchronized TssClient client() {
+    if (client == null) {
+      client = TssClient.connect("127.0.0.1", port, null);
+    }
+    return client;
+  }
+}

@@ -1,0 +1,104 @@
+package io.arcon.runner.tss;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.arcon.tss.client.TssClient;
+import io.arcon.tss.proto.AppInfo;
+import io.arcon.tss.proto.AppSummary;
+import io.arcon.tss.proto.StateInfo;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Waiting for apps and versions, and reading committed versions back with DuckDB. */
+final class TssTestSupport {
+  private TssTestSupport() {}
+
+  static void awaitRegistered(TssClient tss, String app) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (System.currentTimeMillis() < deadline) {
+      try {
+        for (AppSummary s : tss.showApps()) {
+          if (s.getName().equals(app) && s.getConnected()) {
+            return;
+          }
+        }
+      } catch (RuntimeException notYet) {
+        // The embedded control plane is still starting.
+      }
+      Thread.sleep(100);
+    }
+    fail("app " + app + " did not register within 60 s");
+  }
+
+  static StateInfo state(AppInfo info, String name) {
+    return info.getStatesList().stream()
+        .filter(s -> s.getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no state " + name + " in " + info));
+  }
+
+  static Path versionDir(TssClient tss, String name, long version) {
+    return Path.of(tss.serverInfo().getLake())
+        .resolve(name)
+        .resolve("version=" + Instant.ofEpochMilli(version));
+  }
+
+  static void awaitCommitted(TssClient tss, String name, long version) throws InterruptedException {
+    Path committed = versionDir(tss, name, version).resolve("_COMMITTED");
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (!Files.exists(committed)) {
+      if (System.currentTimeMillis() > deadline) {
+        fail(committed + " was not written within 60 s: " + tss.describeTss(name));
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  static String parquetGlob(TssClient tss, String name, long version, String app, String state)
+      throws Exception {
+    awaitCommitted(tss, name, version);
+    return versionDir(tss, name, version).resolve(app).resolve(state) + "/part-*.parquet";
+  }
+
+  /** The rows of one committed state file, read with DuckDB (not with our reader). */
+  static List<ClickScript.Row> read(TssClient tss, String name, long version, String app, String st)
+      throws Exception {
+    String glob = parquetGlob(tss, name, version, app, st);
+    List<ClickScript.Row> rows = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT key, value, epoch_ms(updated_at), epoch_ms(version) FROM read_parquet('"
+                    + glob
+                    + "') ORDER BY key")) {
+      while (rs.next()) {
+        rows.add(new ClickScript.Row(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
+      }
+    }
+    return rows;
+  }
+
+  static String consistencyOf(TssClient tss, String name, long version, String app, String st)
+      throws Exception {
+    String glob = parquetGlob(tss, name, version, app, st);
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT decode(value) FROM parquet_kv_metadata('"
+                    + glob
+                    + "') WHERE decode(key) = 'arcon.consistency'")) {
+      assertTrue(rs.next(), "no arcon.consistency metadata in " + glob);
+      return rs.getString(1);
+    }
+  }
+}
