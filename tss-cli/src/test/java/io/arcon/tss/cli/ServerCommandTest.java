@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.arcon.tss.cli.CliTestSupport.Run;
 import io.arcon.tss.client.TssClient;
 import io.arcon.tss.server.ControlPlaneServer;
+import io.arcon.tss.server.ServerConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -49,6 +50,23 @@ class ServerCommandTest {
     assertTrue(
         r.err().startsWith("error: refusing to bind the TSS control plane to non-loopback"),
         r.err());
+  }
+
+  @Test
+  void refusesAHomeAnotherControlPlaneRuns() {
+    try (ControlPlaneServer running =
+        ControlPlaneServer.start(new ServerConfig(home, null, "127.0.0.1", 0, null))) {
+      Run r = CliTestSupport.run("server", "--home", home.toString(), "--port", "0");
+      assertEquals(1, r.exitCode());
+      assertTrue(
+          r.err()
+              .startsWith(
+                  "error: the TSS home "
+                      + home.toAbsolutePath()
+                      + " is in use by another control plane (127.0.0.1:"
+                      + running.port()),
+          r.err());
+    }
   }
 
   @Test

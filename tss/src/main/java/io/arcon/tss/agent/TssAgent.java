@@ -87,7 +87,9 @@ public final class TssAgent implements AutoCloseable {
   private Instant watermark; // guarded by lock
   private Instant historyFrom; // guarded by lock
   private Instant finishedEnd; // guarded by lock; set by finish()
-  private CountDownLatch drainedLatch; // guarded by lock; set by finish()
+  private CountDownLatch
+      drainedLatch; // guarded by lock; set by finish(), opened by Drained or close
+  private boolean drained; // guarded by lock; the control plane answered the last finish()
   private Duration backoff; // guarded by lock
   private String lastError; // guarded by lock
   private boolean closed; // guarded by lock
@@ -224,22 +226,29 @@ public final class TssAgent implements AutoCloseable {
   public boolean finish(Instant end, Duration timeout) {
     Objects.requireNonNull(end, "end");
     Objects.requireNonNull(timeout, "timeout");
-    CountDownLatch drained;
+    CountDownLatch latch;
     synchronized (lock) {
       if (!registered) {
         LOG.info("app {} finished without a TSS control plane; nothing to drain", app);
         return false;
       }
       finishedEnd = end;
+      drained = false;
       drainedLatch = new CountDownLatch(1);
-      drained = drainedLatch;
+      latch = drainedLatch;
       sendLocked(finishedMessage(end));
     }
     LOG.info("app {} finished at {}; waiting up to {} for its TSS versions", app, end, timeout);
     try {
-      if (drained.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        LOG.info("app {}: every TSS version due for it is sealed", app);
-        return true;
+      latch.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      synchronized (lock) {
+        if (drained) {
+          LOG.info("app {}: every TSS version due for it is sealed", app);
+          return true;
+        }
+        if (closed) {
+          return false; // closed while waiting
+        }
       }
       LOG.warn(
           "app {}: TSS versions due for it were not all sealed within {}; finishing anyway",
@@ -384,6 +393,7 @@ public final class TssAgent implements AutoCloseable {
         case DRAINED -> {
           synchronized (lock) {
             if (generation == streamGeneration && drainedLatch != null) {
+              drained = true;
               drainedLatch.countDown();
             }
           }
@@ -555,6 +565,9 @@ public final class TssAgent implements AutoCloseable {
       registered = false;
       stream = requests;
       requests = null;
+      if (drainedLatch != null) {
+        drainedLatch.countDown(); // a finish() still waiting returns false now
+      }
     }
     connector.shutdownNow();
     extractor.shutdownNow();

@@ -36,6 +36,11 @@ import org.slf4j.LoggerFactory;
  * TSS; when every app of the TSS sealed T, the committer finishes the files and writes {@code
  * _COMMITTED} last. A failed extraction marks the version FAILED with the app's reason; later
  * versions go on.
+ *
+ * <p>Apps: one live stream per app name (a second app of the name is refused until the first
+ * leaves). An app reports its history horizon with its watermark (CREATE TSS refuses an older AT)
+ * and says when its input ended (Finished): its TSS then stop at their first version at or after
+ * the end, and the app is sent Drained once it sealed every version due for it.
  */
 final class ControlPlane implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ControlPlane.class);

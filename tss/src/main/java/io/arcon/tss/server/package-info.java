@@ -43,6 +43,8 @@
  * the catalog lazily: the next version appears once some app of the TSS passed the previous one,
  * with at most 1000 open at a time. An app gets the assignment for version T once its watermark is
  * &gt; T; the version commits when every app of the TSS sealed it, strictly in time order per TSS.
+ * An app whose input ended (Finished, at E) has every version due; its TSS end at their first
+ * version &gt;= E, and the app gets Drained once it sealed all of them.
  *
  * <h2>Lake</h2>
  *

@@ -287,4 +287,21 @@ class AppLifecycleEndToEndTest {
       source.release.countDown();
     }
   }
+
+  @Test
+  void closingTheAgentWhileItFinishesEndsTheWait() throws Exception {
+    closeLater(startServer());
+    GatedSource source = new GatedSource(T);
+    TssAgent agent = agent("clicks", source);
+    assertTrue(agent.awaitRegistered(TestSupport.PATIENCE));
+    try (TssClient client = closeLater(TssClient.connect("127.0.0.1", port, null))) {
+      client.execute("CREATE TSS once AS EXTRACT clicks.clicks AT '2026-12-02 13:00:00';");
+      CompletableFuture<Boolean> finished =
+          CompletableFuture.supplyAsync(() -> agent.finish(minutes(1), Duration.ofHours(1)));
+      assertTrue(source.entered.await(TestSupport.PATIENCE.toSeconds(), TimeUnit.SECONDS));
+      agent.close();
+      source.release.countDown();
+      assertFalse(finished.get(TestSupport.PATIENCE.toSeconds(), TimeUnit.SECONDS));
+    }
+  }
 }
