@@ -156,17 +156,17 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     if (spec.stateful()) {
       Coder windowCoder = spec.windowingStrategy().getWindowFn().windowCoder();
       simple =
-          DoFnRunners.defaultStatefulDoFnRunner(
-              fn,
-              spec.inputCoder(),
+          // Built directly: DoFnRunners' factory refuses a time-sorted DoFn unless runners-core
+          // sorts it (a per-key bag and flush timer); TimeSortedInput has sorted it already.
+          new StatefulDoFnRunner<>(
               simple,
+              spec.inputCoder(),
               stepContext,
               spec.windowingStrategy(),
               new StatefulDoFnRunner.TimeInternalsCleanupTimer<>(
                   keyed.timerInternals, spec.windowingStrategy()),
               new StatefulDoFnRunner.StateInternalsStateCleaner<>(
                   fn, keyed.stateInternals, windowCoder),
-              // Sorted here (TimeSortedInput), not by runners-core's per-key buffer.
               false);
     }
     runner = spec.metrics().scoped(simple);

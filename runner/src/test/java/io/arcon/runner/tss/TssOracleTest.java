@@ -50,6 +50,8 @@ class TssOracleTest {
   private static final long[] VERSIONS = {BASE + 10_000, BASE + 20_000, BASE + 30_000};
   private static final List<String> KEYS = ClickScript.KEYS;
 
+  private static final java.util.concurrent.atomic.AtomicInteger RUNS =
+      new java.util.concurrent.atomic.AtomicInteger();
   private static Path home;
   private static int port;
   private static TssClient client;
@@ -97,7 +99,7 @@ class TssOracleTest {
   @ParameterizedTest
   @ValueSource(strings = {"heap", "rocksdb", "lmdb"})
   void committedVersionsEqualTheOracle(String engine) throws Exception {
-    String app = "oracle_" + engine;
+    String app = "oracle_" + engine + RUNS.incrementAndGet();
     CountDownLatch start = new CountDownLatch(1);
     CountDownLatch resume = new CountDownLatch(1);
     ClickScript script =
@@ -136,22 +138,15 @@ class TssOracleTest {
           " AT '2026-12-02 13:00:10' TIME ZONE 'UTC' FOR EACH 10 SECONDS"
               + " UNTIL '2026-12-02 13:00:30';";
       tss.execute(
-          "CREATE TSS before_"
-              + engine
-              + " AS EXTRACT "
-              + app
-              + ".total, "
-              + app
-              + ".hits"
-              + period);
+          "CREATE TSS before_" + app + " AS EXTRACT " + app + ".total, " + app + ".hits" + period);
       start.countDown();
       // The source stops at the second gate once the watermark passed the second version.
-      awaitCommitted(tss, "before_" + engine, VERSIONS[1]);
-      tss.execute("CREATE TSS after_" + engine + " AS EXTRACT " + app + ".total" + period);
+      awaitCommitted(tss, "before_" + app, VERSIONS[1], result);
+      tss.execute("CREATE TSS after_" + app + " AS EXTRACT " + app + ".total" + period);
       String oneKey = KEYS.get(1);
       tss.execute(
           "CREATE TSS onekey_"
-              + engine
+              + app
               + " AS EXTRACT "
               + app
               + ".total ON KEY '"
@@ -164,22 +159,22 @@ class TssOracleTest {
         List<ClickScript.Row> exact = script.exactSums(version);
         assertEquals(
             exact,
-            read(tss, "before_" + engine, version, app, "total"),
+            read(tss, "before_" + app, version, app, "total"),
             "exact state at " + Instant.ofEpochMilli(version));
         assertEquals(
             exact,
-            read(tss, "after_" + engine, version, app, "total"),
+            read(tss, "after_" + app, version, app, "total"),
             "a TSS created after T passed reads the same version");
         assertEquals(
             script.cutCounts(version),
-            read(tss, "before_" + engine, version, app, "hits"),
+            read(tss, "before_" + app, version, app, "hits"),
             "watermark cut at " + Instant.ofEpochMilli(version));
-        assertEquals("exact", consistencyOf(tss, "before_" + engine, version, app, "total"));
-        assertEquals("watermark_cut", consistencyOf(tss, "before_" + engine, version, app, "hits"));
+        assertEquals("exact", consistencyOf(tss, "before_" + app, version, app, "total"));
+        assertEquals("watermark_cut", consistencyOf(tss, "before_" + app, version, app, "hits"));
       }
       assertEquals(
           script.exactSums(VERSIONS[1]).stream().filter(r -> r.key().equals(oneKey)).toList(),
-          read(tss, "onekey_" + engine, VERSIONS[1], app, "total"));
+          read(tss, "onekey_" + app, VERSIONS[1], app, "total"));
     } finally {
       start.countDown();
       resume.countDown();

@@ -46,15 +46,26 @@ final class TssTestSupport {
   }
 
   static Path versionDir(TssClient tss, String name, long version) {
-    return Path.of(tss.serverInfo().getLake())
+    String lake = tss.serverInfo().getLake();
+    return (lake.startsWith("file:") ? Path.of(java.net.URI.create(lake)) : Path.of(lake))
         .resolve(name)
         .resolve("version=" + Instant.ofEpochMilli(version));
   }
 
   static void awaitCommitted(TssClient tss, String name, long version) throws InterruptedException {
+    awaitCommitted(tss, name, version, null);
+  }
+
+  /** Waits for a version's commit marker; fails at once with the job's error if it failed. */
+  static void awaitCommitted(
+      TssClient tss, String name, long version, org.apache.beam.sdk.PipelineResult job)
+      throws InterruptedException {
     Path committed = versionDir(tss, name, version).resolve("_COMMITTED");
     long deadline = System.currentTimeMillis() + 60_000;
     while (!Files.exists(committed)) {
+      if (job != null && job.getState() == org.apache.beam.sdk.PipelineResult.State.FAILED) {
+        job.waitUntilFinish(); // throws the job's failure
+      }
       if (System.currentTimeMillis() > deadline) {
         fail(committed + " was not written within 60 s: " + tss.describeTss(name));
       }
