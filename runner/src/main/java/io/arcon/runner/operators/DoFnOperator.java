@@ -211,18 +211,11 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     }
     WindowedValue<InT> value = (WindowedValue<InT>) element;
     if (timeSorted != null) {
-      long timestamp = value.getTimestamp().getMillis();
-      if (timestamp >= inputWatermark) {
+      // Behind the release frontier it would be out of order: too late, dropped as runners-core
+      // drops it. Late but within the allowed lateness, it is still sorted in.
+      if (value.getTimestamp().getMillis() >= sortedFrontier(inputWatermark)) {
         timeSorted.add(currentKeyBytes, value);
-        return;
       }
-      if (timestamp + spec.windowingStrategy().getAllowedLateness().getMillis() < inputWatermark) {
-        // Behind the watermark by more than the allowed lateness: dropped, as runners-core does.
-        return;
-      }
-      // Late but allowed: processed now, its writes dated at the watermark, so versions that
-      // were already due (event time < watermark) stay as they were.
-      processNow(currentKeyBytes, value, inputWatermark);
       return;
     }
     processNow(currentKeyBytes, value, value.getTimestamp().getMillis());
@@ -307,13 +300,29 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       return;
     }
     long now = context.currentProcessingTime();
+    long frontier = effective;
     if (timeSorted != null) {
-      releaseSorted(effective, now);
+      frontier = sortedFrontier(effective);
+      releaseSorted(frontier, now);
     }
     keyed.fireEventTimers(effective, now, this::fire);
     if (export != null) {
-      export.watermarkAdvanced(effective);
+      // Versions before the frontier are complete: every input before it has been applied.
+      export.watermarkAdvanced(frontier);
     }
+  }
+
+  /**
+   * Time-sorted input is released up to the watermark minus the allowed lateness (as runners-core's
+   * sort flush does): an element late by less than that still finds its place in the order.
+   */
+  private long sortedFrontier(long watermark) {
+    long lateness = spec.windowingStrategy().getAllowedLateness().getMillis();
+    if (watermark == Long.MAX_VALUE || watermark == Long.MIN_VALUE) {
+      return watermark;
+    }
+    long frontier = watermark - lateness;
+    return frontier > watermark ? Long.MIN_VALUE : frontier; // underflow
   }
 
   /**
