@@ -1,10 +1,10 @@
 package io.arcon.runner.state;
 
 import io.arcon.runner.ArconPipelineOptions;
+import io.arcon.runner.options.TransformGlob;
 import io.arcon.state.StateBackends;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,17 +37,9 @@ public final class StateBackendSelection {
   }
 
   /** One {@code --stateBackends} rule. */
-  record Rule(String pattern, Pattern glob, String engine) {
+  record Rule(String pattern, TransformGlob glob, String engine) {
     boolean matches(String fullName) {
-      if (glob.matcher(fullName).matches()) {
-        return true;
-      }
-      for (int i = fullName.indexOf('/'); i >= 0; i = fullName.indexOf('/', i + 1)) {
-        if (glob.matcher(fullName.substring(0, i)).matches()) {
-          return true;
-        }
-      }
-      return false;
+      return glob.matches(fullName);
     }
   }
 
@@ -129,29 +121,9 @@ public final class StateBackendSelection {
       String pattern = trimmed.substring(0, eq).trim();
       String engine =
           requireEngine(trimmed.substring(eq + 1).trim(), "--stateBackends rule '" + trimmed + "'");
-      rules.add(new Rule(pattern, globToRegex(pattern), engine));
+      rules.add(new Rule(pattern, TransformGlob.of(pattern), engine));
     }
     return rules;
-  }
-
-  static Pattern globToRegex(String glob) {
-    StringBuilder regex = new StringBuilder();
-    StringBuilder literal = new StringBuilder();
-    for (char c : glob.toCharArray()) {
-      if (c == '*' || c == '?') {
-        if (literal.length() > 0) {
-          regex.append(Pattern.quote(literal.toString()));
-          literal.setLength(0);
-        }
-        regex.append(c == '*' ? ".*" : ".");
-      } else {
-        literal.append(c);
-      }
-    }
-    if (literal.length() > 0) {
-      regex.append(Pattern.quote(literal.toString()));
-    }
-    return Pattern.compile(regex.toString(), Pattern.DOTALL);
   }
 
   private static String requireEngine(String engine, String where) {

@@ -124,6 +124,34 @@ final class ClickScript {
     return rows(byKey, version);
   }
 
+  /**
+   * Whether {@code rows} are the events-per-key counts of a prefix of the arrivals that holds at
+   * least every event that arrived before the source's watermark passed {@code version}: a true cut
+   * of the stream, taken at or after the watermark passed T. (Where exactly depends on when the
+   * runtime delivered the watermark to the operator, which the script does not fix.)
+   */
+  boolean isCutAtOrAfter(List<Row> rows, long version) {
+    int atLeast = 0;
+    for (int i = 0; i < arrivals.size(); i++) {
+      if (arrivals.get(i).watermarkAtArrival() < version) {
+        atLeast = i + 1;
+      }
+    }
+    Map<String, long[]> byKey = new TreeMap<>();
+    for (int k = 0; k <= arrivals.size(); k++) {
+      if (k >= atLeast && rows(byKey, version).equals(rows)) {
+        return true;
+      }
+      if (k < arrivals.size()) {
+        Arrival a = arrivals.get(k);
+        long[] v = byKey.computeIfAbsent(a.event().key(), key -> new long[] {0, 0});
+        v[0]++;
+        v[1] = a.event().timestampMillis();
+      }
+    }
+    return false;
+  }
+
   private static List<Row> rows(Map<String, long[]> byKey, long version) {
     List<Row> rows = new ArrayList<>();
     byKey.forEach((k, v) -> rows.add(new Row(k, v[0], v[1], version)));

@@ -76,7 +76,7 @@ class TssControlPlaneRestartTest {
         awaitRegistered(tss, "restart_app");
         tss.execute(
             "CREATE TSS restarts AS EXTRACT restart_app.total AT '2026-12-02 14:00:10' TIME ZONE"
-                + " 'UTC' FOR EACH 10 SECONDS UNTIL '2026-12-02 14:00:30' TIME ZONE 'UTC';");
+                + " 'UTC' FOR EACH 10 SECONDS UNTIL '2026-12-02 14:00:30';");
         start.countDown();
         awaitCommitted(tss, "restarts", VERSIONS[0]);
         assertEquals(
