@@ -15,6 +15,8 @@ final class TestPipelines {
     ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
     options.setRunner(runner);
     options.setParallelism(2);
+    // The runner's tests do not register with the user's TSS control plane (~/.arcon/tss).
+    options.setTss("off");
     return Pipeline.create(options);
   }
 }
