@@ -15,6 +15,7 @@ import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.state.WatermarkHoldState;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
+import org.apache.beam.sdk.transforms.CombineFnBase;
 import org.apache.beam.sdk.transforms.CombineWithContext.CombineFnWithContext;
 import org.apache.beam.sdk.transforms.windowing.TimestampCombiner;
 
@@ -61,22 +62,56 @@ public record ExportedState(String id, Kind kind, Coder<?> mapKeyCoder, Coder<?>
     Objects.requireNonNull(valueCoder, "valueCoder");
   }
 
+  /**
+   * What a StateSpec declares, read through Beam's own dispatch ({@link StateSpec#bind}; {@code
+   * match} misses combining with context and watermark holds).
+   *
+   * @param kind the kind, or null for a watermark hold
+   * @param mapKeyCoder the map key coder of MAP and MULTIMAP, else null (null too when unknown)
+   * @param valueCoder see {@link ExportedState#valueCoder}; null for a hold or when unknown
+   * @param combineFn the CombineFn (with or without context) of COMBINING, else null
+   */
+  public record Declared(
+      Kind kind,
+      Coder<?> mapKeyCoder,
+      Coder<?> valueCoder,
+      CombineFnBase.GlobalCombineFn<?, ?, ?> combineFn) {
+    public boolean isWatermarkHold() {
+      return kind == null;
+    }
+  }
+
+  /** What {@code spec} declares; coders may still be null if it never met its input's coders. */
+  public static Declared declared(String id, StateSpec<?> spec) {
+    Objects.requireNonNull(spec, () -> "StateSpec of state '" + id + "'");
+    Capture capture = new Capture();
+    spec.bind(id, capture);
+    return new Declared(capture.kind, capture.mapKeyCoder, capture.valueCoder, capture.fn);
+  }
+
   /** The kind and coders of {@code spec}, which must name its coders (finished specifying). */
   public static ExportedState of(String id, StateSpec<?> spec) {
     Objects.requireNonNull(spec, () -> "StateSpec of exported state '" + id + "'");
-    Capture capture = new Capture();
-    spec.bind(id, capture);
-    boolean keyed = capture.kind == Kind.MAP || capture.kind == Kind.MULTIMAP;
-    if (capture.valueCoder == null || (keyed && capture.mapKeyCoder == null)) {
+    Declared capture = declared(id, spec);
+    if (capture.isWatermarkHold()) {
+      throw new IllegalArgumentException(
+          "State '"
+              + id
+              + "' is a watermark hold, which the runner keeps for itself: it cannot be"
+              + " exported (export value, bag, set, map, multimap, ordered list or combining"
+              + " states)");
+    }
+    boolean keyed = capture.kind() == Kind.MAP || capture.kind() == Kind.MULTIMAP;
+    if (capture.valueCoder() == null || (keyed && capture.mapKeyCoder() == null)) {
       throw new IllegalArgumentException(
           "The StateSpec of exported state '"
               + id
               + "' ("
-              + capture.kind
+              + capture.kind()
               + ") has no coder: pass the spec after its coders are known (call"
               + " StateSpec.finishSpecifying() once the DoFn's input coders were offered)");
     }
-    return new ExportedState(id, capture.kind, capture.mapKeyCoder, capture.valueCoder);
+    return new ExportedState(id, capture.kind(), capture.mapKeyCoder(), capture.valueCoder());
   }
 
   /** {@link #of} for each entry, in the map's order. */
@@ -95,6 +130,7 @@ public record ExportedState(String id, Kind kind, Coder<?> mapKeyCoder, Coder<?>
     private Kind kind;
     private Coder<?> mapKeyCoder;
     private Coder<?> valueCoder;
+    private CombineFnBase.GlobalCombineFn<?, ?, ?> fn;
 
     private <S> S capture(Kind kind, Coder<?> mapKeyCoder, Coder<?> valueCoder) {
       this.kind = kind;
@@ -148,6 +184,7 @@ public record ExportedState(String id, Kind kind, Coder<?> mapKeyCoder, Coder<?>
         StateSpec<CombiningState<InputT, AccumT, OutputT>> spec,
         Coder<AccumT> accumCoder,
         CombineFn<InputT, AccumT, OutputT> combineFn) {
+      fn = combineFn;
       return capture(Kind.COMBINING, null, accumCoder);
     }
 
@@ -158,18 +195,14 @@ public record ExportedState(String id, Kind kind, Coder<?> mapKeyCoder, Coder<?>
             StateSpec<CombiningState<InputT, AccumT, OutputT>> spec,
             Coder<AccumT> accumCoder,
             CombineFnWithContext<InputT, AccumT, OutputT> combineFn) {
+      fn = combineFn;
       return capture(Kind.COMBINING, null, accumCoder);
     }
 
     @Override
     public WatermarkHoldState bindWatermark(
         String id, StateSpec<WatermarkHoldState> spec, TimestampCombiner timestampCombiner) {
-      throw new IllegalArgumentException(
-          "State '"
-              + id
-              + "' is a watermark hold, which the runner keeps for itself: it cannot be"
-              + " exported (export value, bag, set, map, multimap, ordered list or combining"
-              + " states)");
+      return capture(null, null, null);
     }
   }
 }

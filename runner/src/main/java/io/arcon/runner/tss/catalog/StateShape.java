@@ -1,24 +1,15 @@
 package io.arcon.runner.tss.catalog;
 
+import io.arcon.runner.state.history.ExportedState;
 import io.arcon.tss.proto.StateKind;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.state.BagState;
-import org.apache.beam.sdk.state.CombiningState;
-import org.apache.beam.sdk.state.MapState;
-import org.apache.beam.sdk.state.MultimapState;
-import org.apache.beam.sdk.state.OrderedListState;
-import org.apache.beam.sdk.state.SetState;
-import org.apache.beam.sdk.state.StateBinder;
 import org.apache.beam.sdk.state.StateSpec;
-import org.apache.beam.sdk.state.ValueState;
-import org.apache.beam.sdk.state.WatermarkHoldState;
 import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.CombineFnBase;
 import org.apache.beam.sdk.transforms.CombineWithContext;
-import org.apache.beam.sdk.transforms.windowing.TimestampCombiner;
 
 /**
  * What a {@link StateSpec} declares: its kind, its coders and, for combining state, its combine
@@ -43,13 +34,16 @@ record StateShape(
    *     pipeline and names no coder itself)
    */
   static StateShape of(StateSpec<?> spec, String where) {
-    Capture capture = new Capture();
-    spec.bind("tss-catalog", capture);
-    if (capture.kind == null) {
-      throw new IllegalArgumentException(
-          where + ": its StateSpec " + spec.getClass().getName() + " binds no known state kind");
+    ExportedState.Declared declared = ExportedState.declared("tss-catalog", spec);
+    if (declared.isWatermarkHold()) {
+      return new StateShape(StateKind.WATERMARK_HOLD, List.of(), null);
     }
-    for (Coder<?> c : capture.coders) {
+    List<Coder<?>> coders =
+        switch (declared.kind()) {
+          case MAP, MULTIMAP -> Arrays.asList(declared.mapKeyCoder(), declared.valueCoder());
+          default -> Arrays.asList(declared.valueCoder());
+        };
+    for (Coder<?> c : coders) {
       if (c == null) {
         throw new IllegalArgumentException(
             where
@@ -59,84 +53,20 @@ record StateShape(
                 + " explicitly (e.g. StateSpecs.value(StringUtf8Coder.of()))");
       }
     }
-    return new StateShape(
-        capture.kind, Collections.unmodifiableList(Arrays.asList(capture.coders)), capture.fn);
+    StateKind kind =
+        switch (declared.kind()) {
+          case VALUE -> StateKind.VALUE;
+          case COMBINING -> StateKind.COMBINING;
+          case BAG -> StateKind.BAG;
+          case SET -> StateKind.SET;
+          case MAP -> StateKind.MAP;
+          case MULTIMAP -> StateKind.MULTIMAP;
+          case ORDERED_LIST -> StateKind.ORDERED_LIST;
+        };
+    return new StateShape(kind, Collections.unmodifiableList(coders), declared.combineFn());
   }
 
   Coder<?> coder(int i) {
     return coders.get(i);
-  }
-
-  /** Records the kind and coders of the one bind call a spec makes; creates no state. */
-  private static final class Capture implements StateBinder {
-    StateKind kind;
-    Coder<?>[] coders = new Coder<?>[0];
-    CombineFnBase.GlobalCombineFn<?, ?, ?> fn;
-
-    private <T> T record(StateKind k, Coder<?>... cs) {
-      kind = k;
-      coders = cs;
-      return null;
-    }
-
-    @Override
-    public <T> ValueState<T> bindValue(String id, StateSpec<ValueState<T>> spec, Coder<T> coder) {
-      return record(StateKind.VALUE, coder);
-    }
-
-    @Override
-    public <T> BagState<T> bindBag(String id, StateSpec<BagState<T>> spec, Coder<T> elemCoder) {
-      return record(StateKind.BAG, elemCoder);
-    }
-
-    @Override
-    public <T> SetState<T> bindSet(String id, StateSpec<SetState<T>> spec, Coder<T> elemCoder) {
-      return record(StateKind.SET, elemCoder);
-    }
-
-    @Override
-    public <K, V> MapState<K, V> bindMap(
-        String id, StateSpec<MapState<K, V>> spec, Coder<K> mapKeyCoder, Coder<V> mapValueCoder) {
-      return record(StateKind.MAP, mapKeyCoder, mapValueCoder);
-    }
-
-    @Override
-    public <T> OrderedListState<T> bindOrderedList(
-        String id, StateSpec<OrderedListState<T>> spec, Coder<T> elemCoder) {
-      return record(StateKind.ORDERED_LIST, elemCoder);
-    }
-
-    @Override
-    public <K, V> MultimapState<K, V> bindMultimap(
-        String id, StateSpec<MultimapState<K, V>> spec, Coder<K> keyCoder, Coder<V> valueCoder) {
-      return record(StateKind.MULTIMAP, keyCoder, valueCoder);
-    }
-
-    @Override
-    public <InputT, AccumT, OutputT> CombiningState<InputT, AccumT, OutputT> bindCombining(
-        String id,
-        StateSpec<CombiningState<InputT, AccumT, OutputT>> spec,
-        Coder<AccumT> accumCoder,
-        Combine.CombineFn<InputT, AccumT, OutputT> combineFn) {
-      fn = combineFn;
-      return record(StateKind.COMBINING, accumCoder);
-    }
-
-    @Override
-    public <InputT, AccumT, OutputT>
-        CombiningState<InputT, AccumT, OutputT> bindCombiningWithContext(
-            String id,
-            StateSpec<CombiningState<InputT, AccumT, OutputT>> spec,
-            Coder<AccumT> accumCoder,
-            CombineWithContext.CombineFnWithContext<InputT, AccumT, OutputT> combineFn) {
-      fn = combineFn;
-      return record(StateKind.COMBINING, accumCoder);
-    }
-
-    @Override
-    public WatermarkHoldState bindWatermark(
-        String id, StateSpec<WatermarkHoldState> spec, TimestampCombiner timestampCombiner) {
-      return record(StateKind.WATERMARK_HOLD);
-    }
   }
 }
