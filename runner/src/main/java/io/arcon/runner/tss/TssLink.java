@@ -90,6 +90,11 @@ public final class TssLink implements AutoCloseable {
     return new TransformExport(transform, exact, userStateSpecs(fn), this);
   }
 
+  /** The stateful ParDos recorded so far, with whether each is exported exactly. */
+  public List<StatefulDoFnInfo> exportedTransforms() {
+    return List.copyOf(transforms);
+  }
+
   private static Map<String, StateSpec<?>> userStateSpecs(DoFn<?, ?> fn) {
     Map<String, StateSpec<?>> specs = new LinkedHashMap<>();
     DoFnSignature signature = DoFnSignatures.getSignature(fn.getClass());

@@ -125,12 +125,33 @@ final class ClickScript {
   }
 
   /**
-   * Whether {@code rows} are the events-per-key counts of a prefix of the arrivals that holds at
-   * least every event that arrived before the source's watermark passed {@code version}: a true cut
-   * of the stream, taken at or after the watermark passed T. (Where exactly depends on when the
-   * runtime delivered the watermark to the operator, which the script does not fix.)
+   * Whether {@code rows} are, on every parallel instance, the events-per-key counts of a prefix of
+   * that instance's arrivals holding at least every event that arrived before the source's
+   * watermark passed {@code version}: a true cut of each instance's stream, taken at or after its
+   * watermark passed T. (Each instance cuts when its own watermark passes T, which depends on when
+   * the runtime delivered the watermark to it; the script does not fix that.)
+   *
+   * @param ownerOfKey the instance that owns a key
    */
-  boolean isCutAtOrAfter(List<Row> rows, long version) {
+  boolean isCutAtOrAfter(
+      List<Row> rows, long version, java.util.function.ToIntFunction<String> ownerOfKey) {
+    Map<Integer, List<Arrival>> arrivalsByOwner = new TreeMap<>();
+    for (Arrival a : arrivals) {
+      arrivalsByOwner
+          .computeIfAbsent(ownerOfKey.applyAsInt(a.event().key()), o -> new ArrayList<>())
+          .add(a);
+    }
+    for (Map.Entry<Integer, List<Arrival>> owner : arrivalsByOwner.entrySet()) {
+      List<Row> ownRows =
+          rows.stream().filter(r -> ownerOfKey.applyAsInt(r.key()) == owner.getKey()).toList();
+      if (!isPrefixCut(owner.getValue(), ownRows, version)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isPrefixCut(List<Arrival> arrivals, List<Row> rows, long version) {
     int atLeast = 0;
     for (int i = 0; i < arrivals.size(); i++) {
       if (arrivals.get(i).watermarkAtArrival() < version) {

@@ -85,6 +85,19 @@ class TssOracleTest {
     }
   }
 
+  /** The same sum without the annotation: exact because --tssExport selects it. */
+  static final class SumSelectedByExport extends DoFn<KV<String, Long>, Void> {
+    @StateId("exported_total")
+    private final StateSpec<ValueState<Long>> total = StateSpecs.value();
+
+    @ProcessElement
+    public void process(
+        @Element KV<String, Long> e, @StateId("exported_total") ValueState<Long> total) {
+      Long sum = total.read();
+      total.write((sum == null ? 0 : sum) + e.getValue());
+    }
+  }
+
   /** Watermark cut: events per key, in arrival order (late ones too: the window is global). */
   static final class CountHits extends DoFn<KV<String, Long>, Void> {
     @StateId("hits")
@@ -121,11 +134,13 @@ class TssOracleTest {
     options.setTss("on");
     options.setTssEndpoint("127.0.0.1:" + port);
     options.setTssHome(home.toString());
+    options.setTssExport("Exported");
     Pipeline p = Pipeline.create(options);
     PCollection<KV<String, Long>> clicks =
         p.apply(Read.from(new ScriptedClicks(app, script.steps)));
     clicks.apply("Total", ParDo.of(new SumPerKey()));
     clicks.apply("Hits", ParDo.of(new CountHits()));
+    clicks.apply("Exported", ParDo.of(new SumSelectedByExport()));
     PipelineResult result = p.run();
     try {
       TssClient tss = client();
@@ -133,13 +148,23 @@ class TssOracleTest {
       AppInfo info = tss.describeApp(app);
       assertEquals(Consistency.EXACT, state(info, "total").getConsistency());
       assertEquals(Consistency.WATERMARK_CUT, state(info, "hits").getConsistency());
+      assertEquals(Consistency.EXACT, state(info, "exported_total").getConsistency());
       assertEquals(engine, state(info, "total").getBackend());
 
       String period =
           " AT '2026-12-02 13:00:10' TIME ZONE 'UTC' FOR EACH 10 SECONDS"
               + " UNTIL '2026-12-02 13:00:30';";
       tss.execute(
-          "CREATE TSS before_" + app + " AS EXTRACT " + app + ".total, " + app + ".hits" + period);
+          "CREATE TSS before_"
+              + app
+              + " AS EXTRACT "
+              + app
+              + ".total, "
+              + app
+              + ".hits, "
+              + app
+              + ".exported_total"
+              + period);
       start.countDown();
       // The source stops at the second gate once the watermark passed the second version.
       awaitCommitted(tss, "before_" + app, VERSIONS[1], result);
@@ -166,9 +191,13 @@ class TssOracleTest {
             exact,
             read(tss, "after_" + app, version, app, "total"),
             "a TSS created after T passed reads the same version");
+        assertEquals(
+            exact,
+            read(tss, "before_" + app, version, app, "exported_total"),
+            "--tssExport makes a DoFn without the annotation exact too");
         List<ClickScript.Row> cut = read(tss, "before_" + app, version, app, "hits");
         assertTrue(
-            script.isCutAtOrAfter(cut, version),
+            script.isCutAtOrAfter(cut, version, TssOracleTest::ownerOf),
             "watermark cut at "
                 + Instant.ofEpochMilli(version)
                 + " is no cut of the stream at or"
@@ -188,6 +217,14 @@ class TssOracleTest {
       if (result.getState() == PipelineResult.State.RUNNING) {
         result.cancel();
       }
+    }
+  }
+
+  private static int ownerOf(String key) {
+    try {
+      return KeyGroups.instanceForKey(CoderUtils.encodeToByteArray(StringUtf8Coder.of(), key), 2);
+    } catch (org.apache.beam.sdk.coders.CoderException e) {
+      throw new IllegalStateException(e);
     }
   }
 
