@@ -10,11 +10,11 @@ import org.apache.beam.sdk.values.KV;
  * Beam counter and adding its number to another, so a run is verified from its metrics without
  * writing anything and the sink costs next to nothing.
  */
-final class CountAndSumSink extends DoFn<KV<Long, Long>, Void> {
+public final class CountAndSumSink extends DoFn<KV<Long, Long>, Void> {
   private final Counter results;
   private final Counter sum;
 
-  CountAndSumSink(String namespace, String resultsCounter, String sumCounter) {
+  public CountAndSumSink(String namespace, String resultsCounter, String sumCounter) {
     this.results = Metrics.counter(namespace, resultsCounter);
     this.sum = Metrics.counter(namespace, sumCounter);
   }

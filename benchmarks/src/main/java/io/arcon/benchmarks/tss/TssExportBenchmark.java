@@ -1,0 +1,417 @@
+package io.arcon.benchmarks.tss;
+
+import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.TimedPipelineRun;
+import io.arcon.runner.ArconPipelineOptions;
+import io.arcon.runner.ArconRunner;
+import io.arcon.tss.client.TssClient;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.DefaultValueFactory;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+
+/**
+ * What TSS costs a running pipeline and how fast it extracts, in one JVM (issue 13, item 8).
+ *
+ * <p><b>Throughput</b>: the per-key counter pipeline ({@link CounterPipeline}) over an
+ * unbounded-style stream with event times and an advancing watermark ({@link CounterEvents}), with
+ * TSS off, on (watermark-cut chains) and exporting the counter exactly ({@code --tssExport}), on
+ * heap and rocksdb ({@link ThroughputConfiguration}). Each configuration runs a warm-up, then
+ * {@code --runs} measured runs, each timed from {@code run()} to the end of {@code
+ * waitUntilFinish()} and verified from its output (one final count per key, adding up to the
+ * elements).
+ *
+ * <p><b>Extraction</b>: {@link ExtractionMeasurement} on each of {@code --extractBackends}: a state
+ * of {@code --extractKeys} keys, one version created while the pipeline runs, timed from CREATE to
+ * commit.
+ *
+ * <p>All pipelines register with one embedded control plane, started by the first of them on a free
+ * loopback port with a fresh temporary {@code --tssHome}.
+ */
+public final class TssExportBenchmark {
+
+  /** Event time of the first element: a whole second, so version times are whole seconds. */
+  static final long BASE_MILLIS = java.time.Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
+
+  static final int MAX_DISORDER_MILLIS = 200;
+  static final int WATERMARK_LAG_MILLIS = 500;
+
+  private static final AtomicInteger APPS = new AtomicInteger();
+
+  private TssExportBenchmark() {}
+
+  /** Options of the benchmark; {@code --parallelism} etc. are ArconRunner's own. */
+  public interface Options extends ArconPipelineOptions {
+    // Exported on rocksdb the pipeline runs at about 50k elements/s on two cores: 3M keeps a whole
+    // invocation within minutes.
+    @Description("Elements of each measured throughput run")
+    @Default.Long(3_000_000)
+    long getElements();
+
+    void setElements(long value);
+
+    @Description("Elements of the warm-up run before each configuration's measured runs (0: none)")
+    @Default.Long(1_000_000)
+    long getWarmupElements();
+
+    void setWarmupElements(long value);
+
+    @Description("Distinct keys of the throughput runs")
+    @Default.Integer(10_000)
+    int getKeys();
+
+    void setKeys(int value);
+
+    @Description("Measured runs per configuration; the best and the mean are reported")
+    @Default.Integer(3)
+    int getRuns();
+
+    void setRuns(int value);
+
+    @Description(
+        "Comma-separated throughput configurations: off, on, export, off-rocksdb, export-rocksdb"
+            + " (all by default; empty: extraction only)")
+    @Default.String("off,on,export,off-rocksdb,export-rocksdb")
+    String getConfigurations();
+
+    void setConfigurations(String value);
+
+    @Description("Keys (= rows of the version) of the extraction measurement (0: skip it)")
+    @Default.Integer(1_000_000)
+    int getExtractKeys();
+
+    void setExtractKeys(int value);
+
+    @Description(
+        "Elements of the extraction pipeline (at least --extractKeys, so every key is set)")
+    @Default.Long(2_000_000)
+    long getExtractElements();
+
+    void setExtractElements(long value);
+
+    @Description("Comma-separated state backends the extraction is measured on")
+    @Default.String("heap,rocksdb")
+    String getExtractBackends();
+
+    void setExtractBackends(String value);
+
+    @Description(
+        "File the results are written to (default: benchmarks/target/tss-export.txt, relative to"
+            + " the repository root or the benchmarks/ folder, whichever it is started from)")
+    @Default.InstanceFactory(DefaultResultsFile.class)
+    String getResultsFile();
+
+    void setResultsFile(String value);
+  }
+
+  /** {@code benchmarks/target/tss-export.txt} whether started from the root or the module. */
+  public static class DefaultResultsFile implements DefaultValueFactory<String> {
+    @Override
+    public String create(PipelineOptions options) {
+      return ResultsFile.inModuleTarget("tss-export.txt").toString();
+    }
+  }
+
+  /** Throughputs of one configuration's measured runs. */
+  record Measurement(ThroughputConfiguration configuration, List<Double> rates) {
+    double best() {
+      return rates.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+    }
+
+    double mean() {
+      return rates.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+    }
+  }
+
+  /** Everything one invocation measured. */
+  record Results(List<Measurement> throughput, List<ExtractionMeasurement> extraction) {}
+
+  public static void main(String[] args) throws Exception {
+    Options options = PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class);
+    Results results = run(args, options);
+    String report = report(options, results);
+    System.out.print(report);
+    Path file = Path.of(options.getResultsFile());
+    ResultsFile.write(file, report);
+    log("results written to %s", file.toAbsolutePath());
+    // The embedded control plane's gRPC threads would keep the JVM alive.
+    System.exit(0);
+  }
+
+  /** Runs every measurement {@code options} asks for, on one fresh embedded control plane. */
+  static Results run(String[] args, Options options) throws Exception {
+    check(options);
+    List<ThroughputConfiguration> configurations =
+        ThroughputConfiguration.parseList(options.getConfigurations());
+    String endpoint = "127.0.0.1:" + freePort();
+    Path home = Files.createTempDirectory("tss-export-bench-");
+    log("TSS control plane at %s, home %s", endpoint, home);
+    Map<String, TssClient> clients = new HashMap<>();
+    try {
+      List<Measurement> throughput = new ArrayList<>();
+      for (ThroughputConfiguration configuration : configurations) {
+        if (options.getWarmupElements() > 0) {
+          log("%s: warm-up with %,d elements", configuration.label, options.getWarmupElements());
+          runThroughput(
+              configuration, args, endpoint, home, options.getWarmupElements(), options.getKeys());
+        }
+        List<Double> rates = new ArrayList<>();
+        for (int run = 1; run <= options.getRuns(); run++) {
+          double seconds =
+              runThroughput(
+                  configuration, args, endpoint, home, options.getElements(), options.getKeys());
+          double rate = options.getElements() / seconds;
+          rates.add(rate);
+          log(
+              "%s: run %d: %,d elements in %.2f s = %,.0f elements/s; heap after GC %,d MB",
+              configuration.label,
+              run,
+              options.getElements(),
+              seconds,
+              rate,
+              TimedPipelineRun.usedHeapAfterGcMb());
+        }
+        throughput.add(new Measurement(configuration, rates));
+      }
+
+      List<ExtractionMeasurement> extraction = new ArrayList<>();
+      if (options.getExtractKeys() > 0) {
+        for (String backend : options.getExtractBackends().split(",")) {
+          if (backend.isBlank()) {
+            continue;
+          }
+          Options runOptions = freshOptions(args, endpoint, home);
+          String app = "tss_extract_" + backend.trim() + "_" + APPS.incrementAndGet();
+          log(
+              "extraction on %s: %,d elements over %,d keys",
+              backend.trim(), options.getExtractElements(), options.getExtractKeys());
+          ExtractionMeasurement m =
+              ExtractionMeasurement.run(
+                  runOptions,
+                  app,
+                  backend.trim(),
+                  options.getExtractElements(),
+                  options.getExtractKeys(),
+                  e -> clients.computeIfAbsent(e, TssExportBenchmark::connect));
+          log(
+              "extraction on %s: %,d rows, CREATE -> _COMMITTED %.3f s = %,.0f rows/s; part files"
+                  + " %.3f s = %,.0f rows/s",
+              m.backend(),
+              m.rows(),
+              m.createToCommittedSeconds(),
+              m.rowsPerSecond(),
+              m.partFilesSeconds(),
+              m.partFilesRowsPerSecond());
+          extraction.add(m);
+        }
+      }
+      return new Results(throughput, extraction);
+    } finally {
+      clients.values().forEach(TssClient::close);
+    }
+  }
+
+  private static void check(Options options) {
+    if (options.getRuns() <= 0) {
+      throw new IllegalArgumentException("--runs must be positive, got " + options.getRuns());
+    }
+    if (options.getWarmupElements() < 0) {
+      throw new IllegalArgumentException(
+          "--warmupElements must not be negative (0 skips the warm-up), got "
+              + options.getWarmupElements());
+    }
+    if (options.getExtractKeys() < 0) {
+      throw new IllegalArgumentException(
+          "--extractKeys must not be negative (0 skips the extraction), got "
+              + options.getExtractKeys());
+    }
+    if (options.getExtractKeys() > 0 && options.getExtractElements() < options.getExtractKeys()) {
+      throw new IllegalArgumentException(
+          "--extractElements ("
+              + options.getExtractElements()
+              + ") must be at least --extractKeys ("
+              + options.getExtractKeys()
+              + "), so the extracted state has every key");
+    }
+  }
+
+  /** One verified throughput run; returns its seconds. */
+  static double runThroughput(
+      ThroughputConfiguration configuration,
+      String[] args,
+      String endpoint,
+      Path home,
+      long elements,
+      int keys) {
+    Options options = freshOptions(args, endpoint, home);
+    String app = "tss_bench_" + configuration.name.replace('-', '_') + "_" + APPS.incrementAndGet();
+    options.setJobName(app);
+    options.setStateBackend(configuration.backend);
+    options.setTss(configuration.tss);
+    if (configuration.export) {
+      options.setTssExport(CounterPipeline.COUNTER);
+    }
+    CounterEvents.Shape shape =
+        new CounterEvents.Shape(
+            elements, keys, BASE_MILLIS, MAX_DISORDER_MILLIS, WATERMARK_LAG_MILLIS, Long.MAX_VALUE);
+    Pipeline pipeline = Pipeline.create(options);
+    CounterPipeline.build(pipeline, CounterEvents.of(shape));
+    TimedPipelineRun run = TimedPipelineRun.of(pipeline, configuration.label);
+    verify(
+        configuration.label,
+        run.counter(CounterPipeline.NAMESPACE, CounterPipeline.KEYS),
+        run.counter(CounterPipeline.NAMESPACE, CounterPipeline.COUNTED),
+        elements,
+        keys);
+    return run.seconds();
+  }
+
+  /** Fails unless a run emitted one final count per key and the counts add up to the elements. */
+  static void verify(String label, long keysSeen, long counted, long elements, int keys) {
+    long expectedKeys = CounterPipeline.distinctKeys(elements, keys);
+    if (keysSeen != expectedKeys || counted != elements) {
+      throw new IllegalStateException(
+          String.format(
+              Locale.ROOT,
+              "%s produced a wrong result: %d keys whose counts add up to %d, expected %d keys"
+                  + " adding up to %d",
+              label,
+              keysSeen,
+              counted,
+              expectedKeys,
+              elements));
+    }
+  }
+
+  /** Options of one pipeline: the user's arguments, then the shared control plane. */
+  private static Options freshOptions(String[] args, String endpoint, Path home) {
+    Options options = PipelineOptionsFactory.fromArgs(args).as(Options.class);
+    options.setRunner(ArconRunner.class);
+    options.setTssEndpoint(endpoint);
+    options.setTssHome(home.toString());
+    return options;
+  }
+
+  private static TssClient connect(String endpoint) {
+    int colon = endpoint.lastIndexOf(':');
+    return TssClient.connect(
+        endpoint.substring(0, colon), Integer.parseInt(endpoint.substring(colon + 1)), null);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** The measured tables, the ratios against TSS off on the same backend, and the targets. */
+  static String report(Options options, Results results) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "TssExportBenchmark: %,d elements, %,d keys, disorder < %d ms, watermark lag %d ms,"
+                + " %d measured run(s) each, parallelism %d, %d available processors, Java %s%n",
+            options.getElements(),
+            options.getKeys(),
+            MAX_DISORDER_MILLIS,
+            WATERMARK_LAG_MILLIS,
+            options.getRuns(),
+            options.getParallelism(),
+            Runtime.getRuntime().availableProcessors(),
+            System.getProperty("java.version")));
+    if (!results.throughput().isEmpty()) {
+      out.append(
+          String.format(
+              Locale.ROOT, "%-48s %16s %16s%n", "configuration", "best el/s", "mean el/s"));
+      for (Measurement m : results.throughput()) {
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "%-48s %,16.0f %,16.0f%n",
+                m.configuration().label,
+                m.best(),
+                m.mean()));
+      }
+      for (Measurement m : results.throughput()) {
+        Measurement baseline = find(results.throughput(), m.configuration().baseline());
+        if (baseline == null || baseline == m) {
+          continue;
+        }
+        double ratio = m.mean() / baseline.mean();
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "ratio %s / %s: %.3f (mean), %.3f (best); cost %.1f%% of throughput%s%n",
+                m.configuration().label,
+                baseline.configuration().label,
+                ratio,
+                m.best() / baseline.best(),
+                (1 - ratio) * 100,
+                m.configuration().export
+                    ? (ratio >= 0.9 ? " [target <= 10%: met]" : " [target <= 10%: NOT met]")
+                    : ""));
+      }
+    }
+    if (!results.extraction().isEmpty()) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "extraction (%,d elements over %,d keys, one exact version, pipeline running):%n",
+              options.getExtractElements(),
+              options.getExtractKeys()));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%-10s %10s %14s %14s %16s %14s%n",
+              "backend",
+              "rows",
+              "CREATE->commit",
+              "rows/s",
+              "part files (s)",
+              "rows/s"));
+      for (ExtractionMeasurement m : results.extraction()) {
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "%-10s %,10d %13.3fs %,14.0f %15.3fs %,14.0f%s%n",
+                m.backend(),
+                m.rows(),
+                m.createToCommittedSeconds(),
+                m.rowsPerSecond(),
+                m.partFilesSeconds(),
+                m.partFilesRowsPerSecond(),
+                m.rowsPerSecond() >= 1_000_000
+                    ? " [target >= 1M rows/s: met]"
+                    : " [target >= 1M rows/s: NOT met]"));
+      }
+    }
+    return out.toString();
+  }
+
+  private static Measurement find(
+      List<Measurement> measurements, ThroughputConfiguration configuration) {
+    for (Measurement m : measurements) {
+      if (m.configuration() == configuration) {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  private static void log(String format, Object... args) {
+    System.err.println("[tss-export] " + String.format(Locale.ROOT, format, args));
+  }
+}
