@@ -12,6 +12,7 @@ import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -31,6 +32,9 @@ import org.apache.beam.sdk.util.CoderUtils;
 final class PipelineStateSource implements StateSource {
   /** Cells per mailbox task: small enough that a node is back to its input within milliseconds. */
   static final int CELLS_PER_CHUNK = 2048;
+
+  /** Cells per chunk of the sources created from now on (tests make it tiny to cross chunks). */
+  static volatile int cellsPerChunk = CELLS_PER_CHUNK;
 
   private final TssLink link;
 
@@ -68,7 +72,8 @@ final class PipelineStateSource implements StateSource {
     }
     long version = versionTime.toEpochMilli();
     byte[] keyBytes = onlyKey;
-    return () -> new Rows(state, instances, readFrom, version, keyBytes);
+    int chunk = cellsPerChunk;
+    return () -> new Rows(state, instances, readFrom, version, keyBytes, chunk);
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -83,14 +88,27 @@ final class PipelineStateSource implements StateSource {
     private final int[] readFrom;
     private final long version;
     private final byte[] onlyKey;
+    private final int chunkCells;
     private final ArrayDeque<StateRow> buffered = new ArrayDeque<>();
     private int next; // index into readFrom
     private byte[] cursor;
+
+    /**
+     * The next chunk, asked for before the current one is handed on, so reading overlaps writing.
+     */
+    private CompletableFuture<StateHistory.Chunk> prefetched;
+
     private boolean instanceDone = true;
     private boolean reading;
 
     Rows(
-        UserState state, InstanceExport[] instances, int[] readFrom, long version, byte[] onlyKey) {
+        UserState state,
+        InstanceExport[] instances,
+        int[] readFrom,
+        long version,
+        byte[] onlyKey,
+        int chunkCells) {
+      this.chunkCells = chunkCells;
       this.state = state;
       this.instances = instances;
       this.readFrom = readFrom;
@@ -118,6 +136,7 @@ final class PipelineStateSource implements StateSource {
             }
             instanceDone = false;
             cursor = null;
+            prefetched = null;
           }
           fetch(instances[readFrom[next]], readFrom[next]);
         }
@@ -140,10 +159,12 @@ final class PipelineStateSource implements StateSource {
       }
       StateHistory.Chunk chunk;
       try {
-        chunk =
-            instance
-                .readChunk(state.stateId(), version, onlyKey, cursor, CELLS_PER_CHUNK)
-                .get(InstanceExport.CHUNK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        CompletableFuture<StateHistory.Chunk> request =
+            prefetched != null
+                ? prefetched
+                : instance.readChunk(state.stateId(), version, onlyKey, cursor, chunkCells);
+        prefetched = null;
+        chunk = request.get(InstanceExport.CHUNK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while reading " + state.name(), e);
@@ -160,13 +181,15 @@ final class PipelineStateSource implements StateSource {
                 + " did not answer within "
                 + InstanceExport.CHUNK_TIMEOUT);
       }
-      for (StateHistory.CellVersion cell : chunk.cells()) {
-        buffered.add(toRow(cell));
-      }
       cursor = chunk.nextCursor();
       if (cursor == null) {
         instanceDone = true;
         next++;
+      } else {
+        prefetched = instance.readChunk(state.stateId(), version, onlyKey, cursor, chunkCells);
+      }
+      for (StateHistory.CellVersion cell : chunk.cells()) {
+        buffered.add(toRow(cell));
       }
     }
 

@@ -59,6 +59,8 @@ class TssOracleTest {
 
   @BeforeAll
   static void controlPlaneAddress() throws IOException {
+    // Versions are read in chunks of 3 keys: every read crosses chunks and instances.
+    PipelineStateSource.cellsPerChunk = 3;
     home = Files.createTempDirectory("tss-oracle-");
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
@@ -67,6 +69,7 @@ class TssOracleTest {
 
   @AfterAll
   static void closeClient() {
+    PipelineStateSource.cellsPerChunk = PipelineStateSource.CELLS_PER_CHUNK;
     if (client != null) {
       client.close();
     }
