@@ -122,7 +122,8 @@ public final class DoFnOperator<InT, OutT> implements Operator {
               spec.windowingStrategy().getWindowFn().windowCoder());
       if (spec.timeSortedInput()) {
         timeSorted =
-            new TimeSortedInput<>(
+            TimeSortedInput.forEngine(
+                spec.stateEngine(),
                 keyed.stateInternals.backend(),
                 spec.inputCoder(),
                 spec.windowingStrategy().getWindowFn().windowCoder());

@@ -1,36 +1,18 @@
 package io.arcon.runner.operators;
 
-import io.arcon.state.CloseableIterator;
 import io.arcon.state.StateBackend;
-import io.arcon.state.StateEntry;
-import io.arcon.state.StateTable;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
-import org.apache.beam.sdk.util.CoderUtils;
 import org.apache.beam.sdk.values.WindowedValue;
-import org.apache.beam.sdk.values.WindowedValues;
 
 /**
  * The input buffer of a stateful ParDo that processes its input in event-time order ({@code
- * RequiresTimeSortedInput}, or state exported exactly with {@code --tssExport}): elements wait in
- * the operator's state backend, ordered by timestamp, until the input watermark passes them, and
- * are then released in timestamp order across all keys of the instance.
- *
- * <p>One table for the whole instance (row key: the timestamp as ordered bytes, then a sequence
- * number; value: the encoded key, then the element) instead of runners-core's per-key bag: adding
- * is one put, releasing is one ordered scan and one range delete, with no per-key sort or timer.
- * Being in the backend, the buffer spills with rocksdb and lmdb like any other state.
+ * RequiresTimeSortedInput}, or state exported exactly with {@code --tssExport}): elements wait
+ * until the input watermark passes them and are then released in timestamp order across all keys of
+ * the instance. One buffer per instance instead of runners-core's per-key bag: adding is one
+ * insert, releasing one ordered walk, with no per-key sort or timer.
  */
-final class TimeSortedInput<InT> {
-  static final String TABLE = "time_sorted_input";
-
-  /** Buffered elements read per scan while releasing, so a long release holds no open scan. */
-  private static final int RELEASE_BATCH = 1024;
+interface TimeSortedInput<InT> {
 
   /** What the operator does with each released element. */
   interface Release<InT> {
@@ -41,111 +23,30 @@ final class TimeSortedInput<InT> {
     void release(byte[] encodedKey, WindowedValue<InT> element) throws Exception;
   }
 
-  private final StateTable table;
-  private final Coder<WindowedValue<InT>> coder;
-  private long sequence;
-  private long size;
-
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  TimeSortedInput(StateBackend backend, Coder<InT> inputCoder, Coder<? extends BoundedWindow> w) {
-    this.table = backend.table(TABLE);
-    this.coder = (Coder) WindowedValues.getFullCoder(inputCoder, (Coder) w);
-    // Resuming over an existing buffer (a restored backend): new rows sort after every old one.
-    try (CloseableIterator<StateEntry> it = table.iterator()) {
-      while (it.hasNext()) {
-        byte[] key = it.next().key();
-        sequence = Math.max(sequence, ByteBuffer.wrap(key, 8, 8).getLong() + 1);
-        size++;
-      }
-    }
+  /**
+   * The buffer for an operator on {@code engine}: in memory on heap (the state is in memory there
+   * anyway, and skipping the encode/decode and the heap table's ordered index is most of the
+   * buffer's cost), in the backend on rocksdb and lmdb (where it spills).
+   */
+  static <InT> TimeSortedInput<InT> forEngine(
+      String engine,
+      StateBackend backend,
+      Coder<InT> inputCoder,
+      Coder<? extends BoundedWindow> windowCoder) {
+    return "heap".equals(engine)
+        ? new HeapTimeSortedInput<>()
+        : new BackendTimeSortedInput<>(backend, inputCoder, windowCoder);
   }
 
   /** Buffers {@code element}, whose key encodes to {@code encodedKey}. */
-  void add(byte[] encodedKey, WindowedValue<InT> element) {
-    byte[] rowKey =
-        ByteBuffer.allocate(16)
-            .putLong(orderedMillis(element.getTimestamp().getMillis()))
-            .putLong(sequence++)
-            .array();
-    try {
-      byte[] encoded = CoderUtils.encodeToByteArray(coder, element);
-      byte[] value =
-          ByteBuffer.allocate(4 + encodedKey.length + encoded.length)
-              .putInt(encodedKey.length)
-              .put(encodedKey)
-              .put(encoded)
-              .array();
-      table.put(rowKey, value);
-      size++;
-    } catch (IOException e) {
-      throw new IllegalStateException(
-          "Cannot buffer an element for time-sorted input with coder " + coder, e);
-    }
-  }
+  void add(byte[] encodedKey, WindowedValue<InT> element);
 
   /** Number of buffered elements. */
-  long size() {
-    return size;
-  }
-
-  /** The smallest buffered timestamp (epoch millis), or {@code Long.MAX_VALUE} if none. */
-  long minimumTimestamp() {
-    try (CloseableIterator<StateEntry> it = table.iterator()) {
-      return it.hasNext()
-          ? fromOrdered(ByteBuffer.wrap(it.next().key()).getLong())
-          : Long.MAX_VALUE;
-    }
-  }
+  long size();
 
   /**
    * Releases, in timestamp order, every buffered element with a timestamp below {@code watermark}
-   * (all of them for {@code Long.MAX_VALUE}). Elements the release adds (none do today) wait for
-   * the next release.
+   * (all of them for {@code Long.MAX_VALUE}).
    */
-  void releaseBefore(long watermark, Release<InT> release) throws Exception {
-    byte[] end =
-        watermark == Long.MAX_VALUE
-            ? null
-            : ByteBuffer.allocate(8).putLong(orderedMillis(watermark)).array();
-    byte[] from = null;
-    while (true) {
-      List<StateEntry> batch = new ArrayList<>(Math.min(RELEASE_BATCH, (int) Math.max(size, 1)));
-      try (CloseableIterator<StateEntry> it = table.scan(from, end)) {
-        while (it.hasNext() && batch.size() < RELEASE_BATCH) {
-          batch.add(it.next());
-        }
-      }
-      if (batch.isEmpty()) {
-        return;
-      }
-      byte[] last = batch.get(batch.size() - 1).key();
-      // Taken out before user code runs: a failing element is not released twice.
-      table.deleteRange(from == null ? new byte[0] : from, successor(last));
-      size -= batch.size();
-      for (StateEntry entry : batch) {
-        ByteBuffer value = ByteBuffer.wrap(entry.value());
-        byte[] encodedKey = new byte[value.getInt()];
-        value.get(encodedKey);
-        WindowedValue<InT> element =
-            CoderUtils.decodeFromByteArray(
-                coder, Arrays.copyOfRange(entry.value(), value.position(), entry.value().length));
-        release.release(encodedKey, element);
-      }
-      from = successor(last);
-    }
-  }
-
-  /** The smallest byte string after {@code key} in unsigned lexicographic order. */
-  private static byte[] successor(byte[] key) {
-    return Arrays.copyOf(key, key.length + 1);
-  }
-
-  /** Epoch millis as a long whose unsigned big-endian bytes sort in time order. */
-  private static long orderedMillis(long millis) {
-    return millis ^ Long.MIN_VALUE;
-  }
-
-  private static long fromOrdered(long ordered) {
-    return ordered ^ Long.MIN_VALUE;
-  }
+  void releaseBefore(long watermark, Release<InT> release) throws Exception;
 }

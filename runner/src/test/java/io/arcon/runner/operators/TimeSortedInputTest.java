@@ -1,0 +1,70 @@
+package io.arcon.runner.operators;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.arcon.state.StateBackend;
+import io.arcon.state.StateBackendConfig;
+import io.arcon.state.StateBackends;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarIntCoder;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.WindowedValues;
+import org.joda.time.Instant;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Both sort buffers release exactly what is below the watermark, by (timestamp, arrival). */
+class TimeSortedInputTest {
+  @TempDir Path dir;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"heap", "rocksdb", "lmdb"})
+  void releasesBelowTheWatermarkInTimestampThenArrivalOrder(String engine) throws Exception {
+    StateBackend backend = StateBackends.open(StateBackendConfig.of(engine, dir.resolve(engine)));
+    try {
+      TimeSortedInput<KV<String, Integer>> buffer =
+          TimeSortedInput.forEngine(
+              engine,
+              backend,
+              KvCoder.of(StringUtf8Coder.of(), VarIntCoder.of()),
+              GlobalWindow.Coder.INSTANCE);
+      Random rnd = new Random(5);
+      List<long[]> added = new ArrayList<>(); // {timestamp, arrival}
+      for (int i = 0; i < 500; i++) {
+        long ts = rnd.nextInt(100) - 50; // negative timestamps too, and many equal ones
+        added.add(new long[] {ts, i});
+        buffer.add(
+            new byte[] {(byte) i},
+            WindowedValues.timestampedValueInGlobalWindow(KV.of("k" + i, i), new Instant(ts)));
+      }
+      for (long watermark : new long[] {-20, -20, 10, Long.MAX_VALUE}) {
+        List<Integer> released = new ArrayList<>();
+        buffer.releaseBefore(
+            watermark,
+            (key, element) -> {
+              assertEquals((byte) (int) element.getValue().getValue(), key[0]);
+              released.add(element.getValue().getValue());
+            });
+        List<Integer> expected =
+            added.stream()
+                .filter(a -> watermark == Long.MAX_VALUE || a[0] < watermark)
+                .sorted(
+                    (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]))
+                .map(a -> (int) a[1])
+                .toList();
+        assertEquals(expected, released, "released below " + watermark);
+        added.removeIf(a -> watermark == Long.MAX_VALUE || a[0] < watermark);
+        assertEquals(added.size(), buffer.size());
+      }
+    } finally {
+      backend.dispose();
+    }
+  }
+}
