@@ -1,5 +1,6 @@
 package io.arcon.benchmarks.pipeline;
 
+import io.arcon.benchmarks.ConfigurationList;
 import io.arcon.benchmarks.ResultsFile;
 import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.runner.ArconPipelineOptions;
@@ -9,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.StringJoiner;
 import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
@@ -267,35 +267,11 @@ public final class KeyedCountBenchmark {
     }
 
     static String allNames() {
-      StringJoiner names = new StringJoiner(",");
-      for (Configuration c : values()) {
-        names.add(c.name);
-      }
-      return names.toString();
+      return ConfigurationList.names(values(), c -> c.name);
     }
 
     static List<Configuration> parseList(String names) {
-      List<Configuration> result = new ArrayList<>();
-      for (String name : names.split(",")) {
-        String trimmed = name.trim();
-        if (trimmed.isEmpty()) {
-          continue;
-        }
-        Configuration found = null;
-        for (Configuration c : values()) {
-          if (c.name.equals(trimmed)) {
-            found = c;
-          }
-        }
-        if (found == null) {
-          throw new IllegalArgumentException(
-              "Unknown configuration '"
-                  + trimmed
-                  + "' in --configurations; use a comma-separated subset of "
-                  + allNames());
-        }
-        result.add(found);
-      }
+      List<Configuration> result = ConfigurationList.parse(names, values(), c -> c.name, "");
       if (result.isEmpty()) {
         throw new IllegalArgumentException(
             "--configurations is empty; use a comma-separated subset of " + allNames());

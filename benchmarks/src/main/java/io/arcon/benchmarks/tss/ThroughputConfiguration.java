@@ -1,8 +1,7 @@
 package io.arcon.benchmarks.tss;
 
-import java.util.ArrayList;
+import io.arcon.benchmarks.ConfigurationList;
 import java.util.List;
-import java.util.StringJoiner;
 
 /**
  * A TSS setting of the throughput measurement: how the same pipeline runs with TSS off, on (its
@@ -37,37 +36,12 @@ public enum ThroughputConfiguration {
   }
 
   static String allNames() {
-    StringJoiner names = new StringJoiner(",");
-    for (ThroughputConfiguration c : values()) {
-      names.add(c.name);
-    }
-    return names.toString();
+    return ConfigurationList.names(values(), c -> c.name);
   }
 
   /** Parses {@code --configurations}; an empty list is allowed (extraction only). */
   static List<ThroughputConfiguration> parseList(String names) {
-    List<ThroughputConfiguration> result = new ArrayList<>();
-    for (String name : names.split(",")) {
-      String trimmed = name.trim();
-      if (trimmed.isEmpty()) {
-        continue;
-      }
-      ThroughputConfiguration found = null;
-      for (ThroughputConfiguration c : values()) {
-        if (c.name.equals(trimmed)) {
-          found = c;
-        }
-      }
-      if (found == null) {
-        throw new IllegalArgumentException(
-            "Unknown configuration '"
-                + trimmed
-                + "' in --configurations; use a comma-separated subset of "
-                + allNames()
-                + " (or an empty value to measure extraction only)");
-      }
-      result.add(found);
-    }
-    return result;
+    return ConfigurationList.parse(
+        names, values(), c -> c.name, " (or an empty value to measure extraction only)");
   }
 }

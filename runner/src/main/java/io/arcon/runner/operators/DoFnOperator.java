@@ -219,14 +219,14 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       }
       return;
     }
-    processNow(currentKeyBytes, value, value.getTimestamp().getMillis());
+    processNow(currentKeyBytes, value);
   }
 
-  /** Processes one main-input element whose writes are dated {@code stampMillis}. */
-  private void processNow(byte[] keyBytes, WindowedValue<InT> value, long stampMillis) {
+  /** Processes one main-input element; its writes are dated with its timestamp. */
+  private void processNow(byte[] keyBytes, WindowedValue<InT> value) {
     if (keyed != null) {
       Object key = ((KV<?, ?>) value.getValue()).getKey();
-      keyed.setCurrentKey(keyBytes, key, new org.joda.time.Instant(stampMillis));
+      keyed.setCurrentKey(keyBytes, key, value.getTimestamp());
       keyed.setProcessingTime(context.currentProcessingTime());
       if (export != null) {
         export.eventProcessed(value.getTimestamp().getMillis());
@@ -338,7 +338,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
         (keyBytes, element) -> {
           long timestamp = element.getTimestamp().getMillis();
           keyed.fireEventTimers(timestamp, now, this::fire);
-          processNow(keyBytes, element, timestamp);
+          processNow(keyBytes, element);
         });
   }
 

@@ -51,7 +51,7 @@ public final class TssLink implements AutoCloseable {
   private final Map<String, Integer> parallelismByTransform = new LinkedHashMap<>();
   private final Map<String, Coder<? extends BoundedWindow>> windowCoders = new HashMap<>();
   private final Map<String, InstanceExport[]> instances = new ConcurrentHashMap<>();
-  private final Map<InstanceExport, long[]> progress = new ConcurrentHashMap<>();
+  private final Map<InstanceExport, Progress> progress = new ConcurrentHashMap<>();
   private final ConcurrentSkipListMap<Long, Integer> versionsInFlight =
       new ConcurrentSkipListMap<>();
 
@@ -200,14 +200,14 @@ public final class TssLink implements AutoCloseable {
     if (of != null && instance.instance() < of.length) {
       of[instance.instance()] = instance;
     }
-    progress.put(instance, new long[] {Long.MIN_VALUE, Long.MIN_VALUE});
+    progress.put(instance, new Progress());
   }
 
   void instanceWatermark(InstanceExport instance, long watermark, long historyFrom) {
-    long[] p = progress.get(instance);
+    Progress p = progress.get(instance);
     if (p != null) {
-      p[0] = watermark;
-      p[1] = historyFrom;
+      p.historyFrom = historyFrom;
+      p.watermark = watermark;
     }
   }
 
@@ -216,14 +216,15 @@ public final class TssLink implements AutoCloseable {
     long end;
     synchronized (this) {
       endedInstances++;
-      endMillis =
-          Math.max(endMillis, maxEventTime == Long.MIN_VALUE ? endMillis : maxEventTime + 1);
+      if (maxEventTime != Long.MIN_VALUE) {
+        endMillis = Math.max(endMillis, maxEventTime + 1);
+      }
       all = endedInstances == expectedInstances;
       end = endMillis;
     }
-    long[] p = progress.get(instance);
+    Progress p = progress.get(instance);
     if (p != null) {
-      p[0] = Long.MAX_VALUE;
+      p.watermark = Long.MAX_VALUE;
     }
     if (all) {
       Thread drain = new Thread(() -> drain(end), "tss-drain-" + settings.app());
@@ -286,6 +287,12 @@ public final class TssLink implements AutoCloseable {
     versionsInFlight.computeIfPresent(versionMillis, (k, n) -> n == 1 ? null : n - 1);
   }
 
+  /** What one instance last told: written by its node, read by the reporter thread. */
+  private static final class Progress {
+    volatile long watermark = Long.MIN_VALUE;
+    volatile long historyFrom = Long.MIN_VALUE;
+  }
+
   /** Reports the app's watermark and history horizon when the slowest instance moved. */
   private void reportWatermark() {
     try {
@@ -294,9 +301,9 @@ public final class TssLink implements AutoCloseable {
       }
       long min = Long.MAX_VALUE;
       long historyFrom = Long.MIN_VALUE;
-      for (long[] p : progress.values()) {
-        min = Math.min(min, p[0]);
-        historyFrom = Math.max(historyFrom, p[1]);
+      for (Progress p : progress.values()) {
+        min = Math.min(min, p.watermark);
+        historyFrom = Math.max(historyFrom, p.historyFrom);
       }
       // The end of input is reported by finish(), never as a watermark at +infinity.
       if (min == Long.MIN_VALUE || min == Long.MAX_VALUE || min <= reportedWatermark) {
