@@ -69,6 +69,22 @@ public interface Operator {
   /** Every input ended (after the final watermark). Flush anything still buffered. */
   default void endOfInput() throws Exception {}
 
+  /**
+   * Writes what this operator needs to resume into {@code snapshot} (its state, buffered input, a
+   * source's position). Called between bundles once the epoch's markers arrived on every input; an
+   * operator restores it in {@link #open} from {@link OperatorContext#restore()}. Operators without
+   * state of their own write nothing.
+   */
+  default void snapshotState(OperatorSnapshot snapshot) throws Exception {}
+
+  /**
+   * Every node acknowledged epoch {@code epoch} and its manifest is committed: side effects that
+   * must wait for a durable epoch (bundle finalizers, {@code CheckpointMark.finalizeCheckpoint},
+   * input held for {@code @RequiresStableInput}) may go ahead for everything up to it. Called
+   * between bundles.
+   */
+  default void epochCompleted(long epoch) throws Exception {}
+
   /** Releases resources; called on success, failure and cancellation. */
   default void close() throws Exception {}
 }

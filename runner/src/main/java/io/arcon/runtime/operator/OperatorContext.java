@@ -46,4 +46,17 @@ public interface OperatorContext {
   default Executor mailbox() {
     throw new UnsupportedOperationException("this operator's host runs no mailbox tasks");
   }
+
+  /**
+   * The checkpoint this instance resumes from (read it in {@link Operator#open}), or null for a
+   * fresh start.
+   */
+  default OperatorRestore restore() {
+    return null;
+  }
+
+  /** True when the job takes epoch snapshots ({@code --checkpointingInterval} is set). */
+  default boolean checkpointingEnabled() {
+    return false;
+  }
 }
