@@ -1,5 +1,6 @@
 package io.arcon.runner;
 
+import io.arcon.runner.checkpointing.CheckpointingOptions;
 import io.arcon.runner.tss.TssPipelineOptions;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.DefaultValueFactory;
@@ -9,7 +10,7 @@ import org.apache.beam.sdk.options.StreamingOptions;
 
 /** Options of {@link ArconRunner}. */
 public interface ArconPipelineOptions
-    extends PipelineOptions, StreamingOptions, TssPipelineOptions {
+    extends PipelineOptions, StreamingOptions, TssPipelineOptions, CheckpointingOptions {
 
   @Description(
       "Parallel instances of every operator chain. Default: the number of available processors.")

@@ -33,9 +33,8 @@ public class ArconPipelineResult implements PipelineResult {
   private final CompletableFuture<JobMonitor.Outcome> ended;
 
   /**
-   * @param temporaryStateRoot the run's temporary state directory, deleted when the job ends unless
-   *     it failed (then it is kept for inspection); null when the user chose {@code --stateDir},
-   *     which is never deleted
+   * @param temporaryStateRoot the run's temporary state directory, deleted when the job ends
+   *     however it ended; null when the user chose {@code --stateDir}, which is never deleted
    * @param onEnd runs when the job has ended, however it ended
    */
   ArconPipelineResult(
@@ -55,11 +54,8 @@ public class ArconPipelineResult implements PipelineResult {
                     onEnd.run();
                   } finally {
                     if (temporaryStateRoot != null) {
-                      if (error == null && outcome != JobMonitor.Outcome.FAILED) {
-                        deleteStateRoot();
-                      } else {
-                        LOG.warn("The job failed; its state is kept in {}", temporaryStateRoot);
-                      }
+                      // Checkpoints, which a resume needs, live elsewhere (--checkpointDir).
+                      deleteStateRoot();
                     }
                   }
                 });

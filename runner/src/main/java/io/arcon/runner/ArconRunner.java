@@ -1,6 +1,14 @@
 package io.arcon.runner;
 
+import io.arcon.runner.checkpointing.CheckpointSettings;
+import io.arcon.runner.checkpointing.EpochMetrics;
 import io.arcon.runner.harness.HarnessLogLevels;
+import io.arcon.runtime.checkpoint.CheckpointStore;
+import io.arcon.runtime.checkpoint.CompletedCheckpoint;
+import io.arcon.runtime.checkpoint.RestorePlan;
+import io.arcon.runtime.epoch.EpochCoordinator;
+import io.arcon.runtime.job.JobAttempts;
+import java.util.Optional;
 import io.arcon.runner.translation.PipelineTranslator;
 import io.arcon.runner.translation.Translation;
 import io.arcon.runner.tss.TssLink;
@@ -73,6 +81,7 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     MetricsContainerStepMap metrics = new MetricsContainerStepMap();
     // Refuses bad options and transforms it cannot run before any node starts.
     TssSettings tssSettings = TssSettings.of(options, true);
+    CheckpointSettings checkpoints = CheckpointSettings.of(options, options.getStateDir());
     TssLink tss = tssSettings.enabled() ? new TssLink(tssSettings) : null;
     Translation translation = PipelineTranslator.translate(pipeline, options, metrics, tss);
     if (tss != null && !tss.start()) {
@@ -81,6 +90,18 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     }
     JobGraph graph = translation.graph();
     LOG.debug("Job graph of {}:\n{}", options.getJobName(), graph.describe());
+
+    CompletedCheckpoint restoreFrom =
+        checkpoints.restoreFrom() == null ? null : CompletedCheckpoint.load(checkpoints.restoreFrom());
+    // Refuses a checkpoint of another pipeline (a stateful transform missing) before any node starts.
+    RestorePlan initialRestore = restoreFrom == null ? null : RestorePlan.of(restoreFrom, graph);
+    if (restoreFrom != null) {
+      LOG.info(
+          "{} resumes from epoch {} at {}",
+          options.getJobName(),
+          restoreFrom.epoch(),
+          restoreFrom.directory());
+    }
 
     boolean temporaryState = options.getStateDir() == null || options.getStateDir().isBlank();
     Path stateRoot = createStateRoot();
@@ -95,18 +116,35 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             translation.manualClock() != null,
             translation.activity(),
             // Under a manual (TestStream) clock every node sees the same time anyway.
-            translation.manualClock() == null && translation.usesSynchronizedTime());
+            translation.manualClock() == null && translation.usesSynchronizedTime(),
+            checkpoints.enabled(),
+            initialRestore);
     // This JVM is the job's SDK harness: its user code logs at the job's harness log levels.
     HarnessLogLevels.Lease logLevels = HarnessLogLevels.apply(options.as(SdkHarnessOptions.class));
+    CheckpointStore store = null;
     JobMonitor monitor;
     try {
-      monitor = JobExecutor.start(options.getJobName(), graph, config);
+      store =
+          checkpoints.enabled()
+              ? CheckpointStore.open(
+                  checkpoints.checkpointDir(),
+                  options.getJobName(),
+                  checkpoints.retainedCheckpoints())
+              : null;
+      monitor = startAttempts(graph, config, checkpoints, store, restoreFrom, initialRestore, metrics);
     } catch (RuntimeException | Error e) {
       logLevels.release();
+      if (store != null) {
+        store.close();
+      }
       if (tss != null) {
         tss.close();
       }
       throw e;
+    }
+    if (store != null) {
+      CheckpointStore opened = store;
+      monitor.outcome().whenComplete((outcome, failure) -> opened.close());
     }
     if (tss != null) {
       TssLink link = tss;
@@ -118,6 +156,55 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     // Pushes metrics to --metricsSink every --metricsPushPeriod when a sink is configured.
     new MetricsPusher(metrics, options.as(MetricsOptions.class), result).start();
     return result;
+  }
+
+  /**
+   * Runs the job with restarts ({@code --numberOfExecutionRetries}): every attempt gets its own
+   * epoch coordinator, and a restart resumes from the newest epoch this run completed, else from
+   * where the run started ({@code --restoreFrom}, or from scratch).
+   */
+  private JobMonitor startAttempts(
+      JobGraph graph,
+      RuntimeConfig config,
+      CheckpointSettings checkpoints,
+      CheckpointStore store,
+      CompletedCheckpoint restoreFrom,
+      RestorePlan initialRestore,
+      MetricsContainerStepMap metrics) {
+    String jobName = options.getJobName();
+    long epochsBefore =
+        Math.max(store == null ? 0 : store.lastEpoch(), restoreFrom == null ? 0 : restoreFrom.epoch());
+    EpochMetrics epochMetrics = new EpochMetrics(metrics);
+    return JobAttempts.start(
+        jobName,
+        graph,
+        config,
+        attempt -> {
+          if (store == null) {
+            return null;
+          }
+          long last = Math.max(epochsBefore, store.lastEpoch());
+          return new EpochCoordinator(
+              jobName,
+              graph,
+              store,
+              last,
+              checkpoints.intervalMillis(),
+              checkpoints.timeoutMillis(),
+              epochMetrics);
+        },
+        attempt -> {
+          if (attempt > 0 && store != null) {
+            Optional<CompletedCheckpoint> latest = store.latest();
+            if (latest.isPresent() && latest.get().epoch() > epochsBefore) {
+              LOG.info("{} restarts from epoch {}", jobName, latest.get().epoch());
+              return RestorePlan.of(latest.get(), graph);
+            }
+          }
+          return initialRestore;
+        },
+        checkpoints.retries(),
+        checkpoints.retryDelayMillis());
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.arcon.runner.operators;
 
+import io.arcon.runner.operators.snapshot.SnapshotWriter;
 import io.arcon.state.CloseableIterator;
 import io.arcon.state.StateBackend;
 import io.arcon.state.StateEntry;
@@ -125,5 +126,10 @@ final class BackendTimeSortedInput<InT> implements TimeSortedInput<InT> {
 
   private static long fromOrdered(long ordered) {
     return ordered ^ Long.MIN_VALUE;
+  }
+
+  @Override
+  public void writeTo(SnapshotWriter out, Coder<WindowedValue<InT>> coder) throws IOException {
+    HeldElements.write(out, coder, List.of());
   }
 }

@@ -8,6 +8,13 @@ import io.arcon.runner.tss.TransformExport;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.Output;
+import io.arcon.runner.operators.snapshot.SnapshotReader;
+import io.arcon.runner.operators.snapshot.SnapshotWriter;
+import io.arcon.runtime.operator.OperatorRestore;
+import io.arcon.runtime.operator.OperatorSnapshot;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,11 +85,25 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   private TimeSortedInput<InT> timeSorted;
   private InstanceExport export;
   private byte[] currentKeyBytes;
-  private final List<WindowedValue<InT>> pushedBack = new ArrayList<>();
+  private final HeldElements<InT> pushedBack = new HeldElements<>();
   private long pushedBackHold = Long.MAX_VALUE;
+
+  /**
+   * Input waiting for a durable epoch: {@code @RequiresStableInput} with epochs, or restored from
+   * an epoch (durable already: released with the first bundle after the restore).
+   */
+  private final StableInput<InT> stableInput = new StableInput<>();
+
+  private boolean requiresStableInput;
+
+  /** The restored epoch whose stable input still waits for the first bundle, or 0. */
+  private long restoredStableEpoch;
+
+  private long stableInputHold = Long.MAX_VALUE;
+  private Coder<WindowedValue<InT>> heldCoder;
   private long inputWatermark = Long.MIN_VALUE;
   private long lastInputWatermark = Long.MIN_VALUE;
-  private final BundleFinalizers finalizers = new BundleFinalizers();
+  private BundleFinalizers finalizers;
   private boolean doFnBundleStarted;
   private ElementCount[] outputCounts;
 
@@ -94,6 +115,16 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   @SuppressWarnings({"unchecked", "rawtypes"})
   public void open(OperatorContext ctx) throws Exception {
     this.context = ctx;
+    this.finalizers = new BundleFinalizers(ctx.checkpointingEnabled());
+    this.heldCoder =
+        WindowedValues.getFullCoder(
+            spec.inputCoder(), spec.windowingStrategy().getWindowFn().windowCoder());
+    if (ctx.checkpointingEnabled()
+        && DoFnSignatures.getSignature(spec.fn().getClass())
+            .processElement()
+            .requiresStableInput()) {
+      requiresStableInput = true;
+    }
     this.fn = SerializableUtils.clone(spec.fn());
     this.invoker = spec.metrics().scoped(() -> DoFnInvokers.tryInvokeSetupFor(fn, spec.options()));
     Output output = ctx.output();
@@ -175,6 +206,9 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       pushbackRunner =
           SimplePushbackSideInputDoFnRunner.create(runner, spec.sideInputs(), sideInputs);
     }
+    if (ctx.restore() != null) {
+      restoreHeld(ctx.restore());
+    }
   }
 
   /**
@@ -211,15 +245,26 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       return;
     }
     WindowedValue<InT> value = (WindowedValue<InT>) element;
+    releaseRestoredStableInput();
+    if (requiresStableInput) {
+      stableInput.add(currentKeyBytes, value);
+      stableInputHold = Math.min(stableInputHold, value.getTimestamp().getMillis());
+      return;
+    }
+    accept(currentKeyBytes, value);
+  }
+
+  /** A main-input element the DoFn may see now: sorted in first, or processed at once. */
+  private void accept(byte[] keyBytes, WindowedValue<InT> value) {
     if (timeSorted != null) {
       // Behind the release frontier it would be out of order: too late, dropped as runners-core
       // drops it. Late but within the allowed lateness, it is still sorted in.
       if (value.getTimestamp().getMillis() >= sortedFrontier(inputWatermark)) {
-        timeSorted.add(currentKeyBytes, value);
+        timeSorted.add(keyBytes, value);
       }
       return;
     }
-    processNow(currentKeyBytes, value);
+    processNow(keyBytes, value);
   }
 
   /** Processes one main-input element; its writes are dated with its timestamp. */
@@ -235,7 +280,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     ensureDoFnBundle();
     if (pushbackRunner != null) {
       for (WindowedValue<InT> pushed : pushbackRunner.processElementInReadyWindows(value)) {
-        pushedBack.add(pushed);
+        pushedBack.add(keyBytes, pushed);
         pushedBackHold = Math.min(pushedBackHold, pushed.getTimestamp().getMillis());
       }
     } else {
@@ -256,12 +301,12 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       return;
     }
     ensureDoFnBundle();
-    List<WindowedValue<InT>> retry = new ArrayList<>(pushedBack);
-    pushedBack.clear();
+    List<HeldElements.Held<InT>> retry = pushedBack.drain();
     pushedBackHold = Long.MAX_VALUE;
-    for (WindowedValue<InT> value : retry) {
-      for (WindowedValue<InT> pushed : pushbackRunner.processElementInReadyWindows(value)) {
-        pushedBack.add(pushed);
+    for (HeldElements.Held<InT> held : retry) {
+      for (WindowedValue<InT> pushed :
+          pushbackRunner.processElementInReadyWindows(held.value())) {
+        pushedBack.add(held.keyBytes(), pushed);
         pushedBackHold = Math.min(pushedBackHold, pushed.getTimestamp().getMillis());
       }
     }
@@ -287,12 +332,13 @@ public final class DoFnOperator<InT, OutT> implements Operator {
    */
   @Override
   public void advanceWatermark(long watermark) throws Exception {
+    releaseRestoredStableInput();
     lastInputWatermark = Math.max(lastInputWatermark, watermark);
     if (watermark == Long.MAX_VALUE && !pushedBack.isEmpty()) {
       // Every input, side inputs included, has ended: each pushed-back window is readable now.
       retryPushedBack();
     }
-    long effective = Math.min(lastInputWatermark, pushedBackHold);
+    long effective = Math.min(lastInputWatermark, Math.min(pushedBackHold, stableInputHold));
     if (effective <= inputWatermark) {
       return;
     }
@@ -380,7 +426,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
 
   @Override
   public long outputWatermarkHold() {
-    long hold = pushedBackHold;
+    long hold = Math.min(pushedBackHold, stableInputHold);
     if (keyed != null) {
       hold = Math.min(hold, keyed.hold(true));
     }
@@ -411,8 +457,138 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     return export != null && !export.drained();
   }
 
+  /** The file of an instance's snapshot that holds what the ParDo keeps outside its backend. */
+  static final String SNAPSHOT_FILE = "dofn";
+
+  private static final String SNAPSHOT_KIND = "dofn-operator";
+  private static final int SNAPSHOT_VERSION = 1;
+
+  /**
+   * Cuts epoch {@code snapshot.epoch()}: the state backend's snapshot, then one file with the input
+   * held outside it (pushed back, time-sorted on heap, waiting for a durable epoch) and the side
+   * inputs received so far, which upstream never sends again after a restore.
+   */
+  @Override
+  public void snapshotState(OperatorSnapshot snapshot) throws Exception {
+    finalizers.epochCut(snapshot.epoch());
+    stableInput.seal(snapshot.epoch());
+    if (keyed != null) {
+      keyed.snapshot(snapshot);
+    }
+    SnapshotWriter out = new SnapshotWriter(SNAPSHOT_KIND, SNAPSHOT_VERSION);
+    pushedBack.writeTo(out, heldCoder);
+    stableInput.writeTo(out, heldCoder);
+    out.writeBoolean(timeSorted != null);
+    if (timeSorted != null) {
+      timeSorted.writeTo(out, heldCoder);
+    }
+    out.writeBoolean(sideInputs != null);
+    if (sideInputs != null) {
+      sideInputs.writeTo(out);
+    }
+    out.writeTo(snapshot.directory().resolve(SNAPSHOT_FILE));
+  }
+
+  /**
+   * Restores what {@link #snapshotState} wrote. After a parallelism change every previous
+   * instance's file is read and held input is kept where its key now lives; side inputs are the
+   * same in every instance, so the first one's are taken.
+   */
+  private void restoreHeld(OperatorRestore restore) throws IOException {
+    int instance = context.instanceIndex();
+    int parallelism = context.parallelism();
+    List<Integer> previous = new ArrayList<>();
+    if (restore.sameParallelism()) {
+      previous.add(instance);
+    } else {
+      for (int i = 0; i < restore.previousParallelism(); i++) {
+        previous.add(i);
+      }
+    }
+    boolean sideInputsRead = false;
+    for (int p : previous) {
+      Path file = restore.directoryOf(p).resolve(SNAPSHOT_FILE);
+      if (!Files.exists(file)) {
+        continue; // that instance had ended before the epoch: it held nothing
+      }
+      SnapshotReader in = SnapshotReader.open(file, SNAPSHOT_KIND, SNAPSHOT_VERSION);
+      pushedBack.readFrom(in, heldCoder, p, instance, parallelism);
+      stableInput.readFrom(in, heldCoder, restore.epoch(), p, instance, parallelism);
+      if (in.readBoolean("time-sorted input presence")) {
+        HeldElements<InT> sorted = new HeldElements<>();
+        sorted.readFrom(in, heldCoder, p, instance, parallelism);
+        if (!sorted.isEmpty() && timeSorted == null) {
+          throw in.corrupt("it holds time-sorted input but the ParDo does not sort its input", null);
+        }
+        for (HeldElements.Held<InT> held : sorted.drain()) {
+          timeSorted.add(held.keyBytes(), held.value());
+        }
+      }
+      boolean hasSideInputs = in.readBoolean("side input presence");
+      if (hasSideInputs != (sideInputs != null)) {
+        throw in.corrupt(
+            hasSideInputs
+                ? "it holds side inputs but the ParDo reads none"
+                : "it holds no side inputs but the ParDo reads some",
+            null);
+      }
+      if (hasSideInputs && !sideInputsRead) {
+        sideInputs.readFrom(in);
+        sideInputsRead = true;
+      } else if (hasSideInputs) {
+        SideInputReadiness.skip(in, spec.sideInputs());
+      }
+      in.expectEnd();
+    }
+    pushedBackHold = pushedBack.minTimestamp();
+    stableInputHold = stableInput.minTimestamp();
+    if (!stableInput.isEmpty()) {
+      restoredStableEpoch = restore.epoch();
+    }
+  }
+
+  /** Restored stable input is durable: the first bundle after the restore processes it. */
+  private void releaseRestoredStableInput() throws Exception {
+    if (restoredStableEpoch != 0) {
+      long epoch = restoredStableEpoch;
+      restoredStableEpoch = 0;
+      releaseStableInput(epoch);
+    }
+  }
+
+  /**
+   * Epoch {@code epoch} is durable: bundle finalizers of bundles before it run, and input held for
+   * {@code @RequiresStableInput} up to it is processed (in a bundle the node opened).
+   */
+  @Override
+  public void epochCompleted(long epoch) throws Exception {
+    spec.metrics().scoped(() -> finalizers.epochCompleted(epoch));
+    releaseRestoredStableInput();
+    releaseStableInput(epoch);
+  }
+
+  private void releaseStableInput(long epoch) throws Exception {
+    List<HeldElements.Held<InT>> released = stableInput.release(epoch);
+    stableInputHold = stableInput.minTimestamp();
+    if (released.isEmpty()) {
+      return;
+    }
+    for (HeldElements.Held<InT> held : released) {
+      accept(held.keyBytes(), held.value());
+    }
+    if (lastInputWatermark != Long.MIN_VALUE) {
+      advanceWatermark(lastInputWatermark);
+    }
+  }
+
   @Override
   public void endOfInput() throws Exception {
+    releaseRestoredStableInput();
+    if (!stableInput.isEmpty()) {
+      // No epoch can complete for this instance any more (its input ended): the rest is processed
+      // now, so a failure after this point replays it (at least once at the very end of a job).
+      releaseStableInput(Long.MAX_VALUE);
+    }
     if (!pushedBack.isEmpty()) {
       // Every side input has ended by now, so each pushed-back window reads its final value.
       retryPushedBack();

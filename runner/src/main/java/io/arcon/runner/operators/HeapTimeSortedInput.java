@@ -1,5 +1,10 @@
 package io.arcon.runner.operators;
 
+import io.arcon.runner.operators.snapshot.SnapshotWriter;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.beam.sdk.coders.Coder;
 import java.util.PriorityQueue;
 import org.apache.beam.sdk.values.WindowedValue;
 
@@ -37,5 +42,16 @@ final class HeapTimeSortedInput<InT> implements TimeSortedInput<InT> {
       Buffered<InT> next = queue.poll();
       release.release(next.encodedKey(), next.element());
     }
+  }
+
+  @Override
+  public void writeTo(SnapshotWriter out, Coder<WindowedValue<InT>> coder) throws IOException {
+    List<Buffered<InT>> ordered = new ArrayList<>(queue);
+    ordered.sort(queue.comparator());
+    List<HeldElements.Held<InT>> held = new ArrayList<>(ordered.size());
+    for (Buffered<InT> b : ordered) {
+      held.add(new HeldElements.Held<>(b.encodedKey(), b.element()));
+    }
+    HeldElements.write(out, coder, held);
   }
 }

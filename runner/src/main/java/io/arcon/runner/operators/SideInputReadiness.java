@@ -1,5 +1,11 @@
 package io.arcon.runner.operators;
 
+import io.arcon.runner.operators.snapshot.SnapshotReader;
+import io.arcon.runner.operators.snapshot.SnapshotWriter;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.IterableCoder;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,16 +25,89 @@ import org.apache.beam.sdk.values.WindowedValues;
 final class SideInputReadiness implements ReadyCheckingSideInputReader {
   private final SideInputHandler handler;
   private final Map<PCollectionView<?>, Long> watermarks = new HashMap<>();
+  private final List<PCollectionView<?>> views;
+
+  /**
+   * The newest pane of every (view, window), as the handler keeps only that: what an epoch snapshot
+   * holds, since upstream never sends those panes again after a restore.
+   */
+  private final Map<PCollectionView<?>, Map<BoundedWindow, WindowedValue<Iterable<?>>>> panes =
+      new HashMap<>();
 
   SideInputReadiness(SideInputHandler handler, List<PCollectionView<?>> views) {
     this.handler = handler;
+    this.views = List.copyOf(views);
     for (PCollectionView<?> v : views) {
       watermarks.put(v, Long.MIN_VALUE);
+      panes.put(v, new LinkedHashMap<>());
     }
   }
 
   void add(PCollectionView<?> view, WindowedValue<Iterable<?>> pane) {
     handler.addSideInputValue(view, pane);
+    Map<BoundedWindow, WindowedValue<Iterable<?>>> byWindow = panes.get(view);
+    for (BoundedWindow window : pane.getWindows()) {
+      byWindow.put(
+          window,
+          WindowedValues.of(pane.getValue(), pane.getTimestamp(), window, pane.getPaneInfo()));
+    }
+  }
+
+  /** Writes every view's panes and watermark, in the order of the ParDo's side inputs. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  void writeTo(SnapshotWriter out) throws IOException {
+    out.writeInt(views.size());
+    for (PCollectionView<?> view : views) {
+      Coder coder = paneCoder(view);
+      Map<BoundedWindow, WindowedValue<Iterable<?>>> byWindow = panes.get(view);
+      out.writeInt(byWindow.size());
+      for (WindowedValue<Iterable<?>> pane : byWindow.values()) {
+        out.writeEncoded(coder, pane);
+      }
+      out.writeLong(watermarks.get(view));
+    }
+  }
+
+  /** Restores what {@link #writeTo} wrote (every instance holds the same side inputs). */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  void readFrom(SnapshotReader in) throws IOException {
+    int count = in.readInt("side input count");
+    if (count != views.size()) {
+      throw in.corrupt(
+          "it holds " + count + " side inputs but the ParDo reads " + views.size(), null);
+    }
+    for (PCollectionView<?> view : views) {
+      Coder coder = paneCoder(view);
+      int paneCount = in.readCount("side input panes", 1);
+      for (int i = 0; i < paneCount; i++) {
+        add(view, (WindowedValue<Iterable<?>>) in.readEncoded(coder, "side input pane"));
+      }
+      advanceWatermark(view, in.readLong("side input watermark"));
+    }
+  }
+
+  /** Reads past what {@link #writeTo} wrote for {@code views}, keeping nothing. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static void skip(SnapshotReader in, List<PCollectionView<?>> views) throws IOException {
+    int count = in.readInt("side input count");
+    if (count != views.size()) {
+      throw in.corrupt(
+          "it holds " + count + " side inputs but the ParDo reads " + views.size(), null);
+    }
+    for (PCollectionView<?> view : views) {
+      Coder coder = paneCoder(view);
+      int paneCount = in.readCount("side input panes", 1);
+      for (int i = 0; i < paneCount; i++) {
+        in.readEncoded(coder, "side input pane");
+      }
+      in.readLong("side input watermark");
+    }
+  }
+
+  private static Coder<?> paneCoder(PCollectionView<?> view) {
+    return WindowedValues.getFullCoder(
+        IterableCoder.of(view.getCoderInternal()),
+        view.getWindowingStrategyInternal().getWindowFn().windowCoder());
   }
 
   void advanceWatermark(PCollectionView<?> view, long watermark) {

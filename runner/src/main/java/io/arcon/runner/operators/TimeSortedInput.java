@@ -1,5 +1,7 @@
 package io.arcon.runner.operators;
 
+import io.arcon.runner.operators.snapshot.SnapshotWriter;
+import java.io.IOException;
 import io.arcon.state.StateBackend;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
@@ -49,4 +51,10 @@ interface TimeSortedInput<InT> {
    * (all of them for {@code Long.MAX_VALUE}).
    */
   void releaseBefore(long watermark, Release<InT> release) throws Exception;
+
+  /**
+   * Writes, for an epoch snapshot, the elements kept outside the state backend (in the format of
+   * {@link HeldElements}); a buffer in the backend writes none, the backend's snapshot has them.
+   */
+  void writeTo(SnapshotWriter out, Coder<WindowedValue<InT>> coder) throws IOException;
 }

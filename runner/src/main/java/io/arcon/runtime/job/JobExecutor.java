@@ -2,6 +2,7 @@ package io.arcon.runtime.job;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.arcon.runtime.epoch.EpochCoordinator;
 import io.arcon.runtime.graph.Edge;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.Vertex;
@@ -24,6 +25,15 @@ public final class JobExecutor {
   private JobExecutor() {}
 
   public static JobMonitor start(String jobName, JobGraph graph, RuntimeConfig config) {
+    return start(jobName, graph, config, null);
+  }
+
+  /**
+   * Starts the job; with {@code epochs} its coordinator starts triggering epochs once every node
+   * exists, and stops when the job ends.
+   */
+  public static JobMonitor start(
+      String jobName, JobGraph graph, RuntimeConfig config, EpochCoordinator epochs) {
     int instances = 0;
     for (Vertex v : graph.vertices()) {
       instances += v.parallelism();
@@ -37,7 +47,7 @@ public final class JobExecutor {
     SynchronizedTimeTracker syncTime =
         config.trackSynchronizedTime() ? new SynchronizedTimeTracker(graph, config.clock()) : null;
     NodeActor.Wiring wiring =
-        new NodeActor.Wiring(refs, new StartGate(instances, NodeSignal.START), syncTime);
+        new NodeActor.Wiring(refs, new StartGate(instances, NodeSignal.START), syncTime, epochs);
     List<Vertex> order = topologicalOrder(graph);
     // Receivers first; the map is complete for a vertex's targets when it is created.
     for (int i = order.size() - 1; i >= 0; i--) {
@@ -54,7 +64,16 @@ public final class JobExecutor {
     }
     // Only now may the end of the job tear the actor system down: a node that failed while its
     // successors were still being created would otherwise abort their creation.
-    monitor.onTerminate(system::terminate);
+    if (epochs != null) {
+      epochs.start(refs);
+      monitor.onTerminate(
+          () -> {
+            epochs.stop();
+            system.terminate();
+          });
+    } else {
+      monitor.onTerminate(system::terminate);
+    }
     return monitor;
   }
 

@@ -17,6 +17,9 @@ import java.nio.file.Path;
  * @param trackSynchronizedTime compute synchronized processing time from upstream progress ({@link
  *     SynchronizedTimeTracker}); otherwise it is each node's processing time, which is enough for
  *     jobs without synchronized-time triggers
+ * @param checkpointing whether the job takes epoch snapshots (operators then defer side effects to
+ *     completed epochs)
+ * @param restore the epoch the job resumes from, or null for a fresh start
  */
 public record RuntimeConfig(
     long maxBundleSize,
@@ -27,7 +30,51 @@ public record RuntimeConfig(
     JobClock clock,
     boolean eagerBundles,
     JobActivity activity,
-    boolean trackSynchronizedTime) {
+    boolean trackSynchronizedTime,
+    boolean checkpointing,
+    io.arcon.runtime.epoch.JobRestore restore) {
+
+  /** A job without epochs. */
+  public RuntimeConfig(
+      long maxBundleSize,
+      long maxBundleTimeMillis,
+      int batchSize,
+      int creditsPerChannel,
+      Path stateRoot,
+      JobClock clock,
+      boolean eagerBundles,
+      JobActivity activity,
+      boolean trackSynchronizedTime) {
+    this(
+        maxBundleSize,
+        maxBundleTimeMillis,
+        batchSize,
+        creditsPerChannel,
+        stateRoot,
+        clock,
+        eagerBundles,
+        activity,
+        trackSynchronizedTime,
+        false,
+        null);
+  }
+
+  /** The same job resuming from {@code restore} with its state under {@code stateRoot}. */
+  public RuntimeConfig resumingFrom(io.arcon.runtime.epoch.JobRestore restore, Path stateRoot) {
+    return new RuntimeConfig(
+        maxBundleSize,
+        maxBundleTimeMillis,
+        batchSize,
+        creditsPerChannel,
+        stateRoot,
+        clock,
+        eagerBundles,
+        activity,
+        trackSynchronizedTime,
+        checkpointing,
+        restore);
+  }
+
   public RuntimeConfig {
     if (maxBundleSize < 1) {
       throw new IllegalArgumentException("maxBundleSize must be >= 1, got " + maxBundleSize);

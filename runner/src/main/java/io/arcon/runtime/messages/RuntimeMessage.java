@@ -8,6 +8,7 @@ public sealed interface RuntimeMessage
     permits RuntimeMessage.EventBatch,
         RuntimeMessage.Watermark,
         RuntimeMessage.EndOfStream,
+        RuntimeMessage.EpochMarker,
         RuntimeMessage.Credit {
 
   /**
@@ -25,6 +26,13 @@ public sealed interface RuntimeMessage
    * watermark, so it is stamped like a watermark.
    */
   record EndOfStream(int channel, long syncStamp) implements RuntimeMessage {}
+
+  /**
+   * Everything the sender sent on this channel before it belongs to epoch {@code epoch}, everything
+   * after to the next one (a Chandy–Lamport barrier). It is not credit-limited but queues behind
+   * pending batches, like a watermark.
+   */
+  record EpochMarker(int channel, long epoch) implements RuntimeMessage {}
 
   /** The receiver consumed one batch of the sender's output channel {@code (edge, receiver)}. */
   record Credit(int edgeId, int receiverInstance) implements RuntimeMessage {}

@@ -1,5 +1,8 @@
 package io.arcon.runtime.node;
 
+import io.arcon.runtime.epoch.EpochCoordinator;
+import io.arcon.runtime.epoch.EpochMessages;
+import io.arcon.runtime.epoch.EpochParticipation;
 import io.arcon.runtime.graph.Vertex;
 import io.arcon.runtime.job.JobMonitor;
 import io.arcon.runtime.job.RuntimeConfig;
@@ -24,12 +27,14 @@ public final class NodeActor extends AbstractActor {
 
   /**
    * Wiring handed to a node at creation: actor refs of every downstream instance, the job's start
-   * gate, and its synchronized-time tracker (null when the job does not track it).
+   * gate, its synchronized-time tracker (null when the job does not track it) and its epoch
+   * coordinator (null without checkpointing).
    */
   public record Wiring(
       Map<Integer, ActorRef[]> instancesByVertexId,
       StartGate startGate,
-      SynchronizedTimeTracker syncTime) {}
+      SynchronizedTimeTracker syncTime,
+      EpochCoordinator epochs) {}
 
   private final Vertex vertex;
   private final int instance;
@@ -80,6 +85,8 @@ public final class NodeActor extends AbstractActor {
         .match(RuntimeMessage.class, m -> task.onInput(m, sinkOf(getSender())))
         .match(NodeSignal.class, signal -> task.onSignal(signal))
         .match(MailboxTask.class, mailboxTask -> task.runTask(mailboxTask.task()))
+        .match(EpochMessages.Trigger.class, trigger -> task.onEpochTrigger(trigger.epoch()))
+        .match(EpochMessages.Completed.class, done -> task.onEpochCompleted(done.epoch()))
         .build();
   }
 
@@ -142,7 +149,15 @@ public final class NodeActor extends AbstractActor {
     }
 
     @Override
+    public EpochParticipation epochs() {
+      return wiring.epochs();
+    }
+
+    @Override
     public void finished() {
+      if (wiring.epochs() != null) {
+        wiring.epochs().nodeFinished(vertex.id(), instance);
+      }
       monitor.nodeFinished();
       getContext().stop(getSelf());
     }

@@ -1,5 +1,6 @@
 package io.arcon.runtime.node;
 
+import io.arcon.runtime.epoch.EpochParticipation;
 import io.arcon.runtime.node.output.EdgeOutputs;
 
 /**
@@ -26,4 +27,9 @@ public interface NodeEnvironment extends EdgeOutputs.Receivers {
 
   /** The node failed with {@code cause}: stop it and fail the job. */
   void failed(Throwable cause);
+
+  /** The job's epoch protocol, or null when the job takes no snapshots. */
+  default EpochParticipation epochs() {
+    return null;
+  }
 }

@@ -13,7 +13,11 @@ import io.arcon.runtime.node.output.EdgeOutputs;
 import io.arcon.runtime.node.output.MessageSink;
 import io.arcon.runtime.node.time.SynchronizedTime;
 import io.arcon.runtime.operator.SourceOperator;
+import io.arcon.runtime.epoch.EpochAlignment;
+import io.arcon.runtime.epoch.EpochParticipation;
 import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * One parallel instance of a {@link Vertex}, as a plain single-threaded object (Flink's mailbox
@@ -42,6 +46,7 @@ public final class NodeTask {
   private record PendingInput(RuntimeMessage message, MessageSink sender) {}
 
   private final ArrayDeque<PendingInput> pendingInputs = new ArrayDeque<>();
+  private final EpochAlignment<PendingInput> alignment;
   private long scheduledTickAt = Long.MAX_VALUE;
 
   public NodeTask(
@@ -88,6 +93,7 @@ public final class NodeTask {
             config.maxBundleTimeMillis(),
             config.eagerBundles());
     this.finish = new FinishProtocol(new Finishing());
+    this.alignment = new EpochAlignment<>(valve.channelCount(), valve::isEnded);
   }
 
   /** Opens the operators (user setup code runs here), then tells the host the node is ready. */
@@ -109,7 +115,10 @@ public final class NodeTask {
       return;
     }
     try {
-      if (chain.source() != null) {
+      if (config.restore() != null && config.restore().startsFinished(vertex.id(), instance)) {
+        // It had ended all its work in the restored epoch: it only ends its outputs again.
+        finish.inputsEnded();
+      } else if (chain.source() != null) {
         env.signalSelf(NodeSignal.POLL);
       } else if (valve.channelCount() == 0) {
         // A chain with neither inputs nor a source (e.g. Flatten of nothing) is immediately done.
@@ -196,6 +205,12 @@ public final class NodeTask {
   }
 
   private void processInput(RuntimeMessage message, MessageSink sender) throws Exception {
+    int channel = channelOf(message);
+    if (alignment.holds(channel)) {
+      // Counted as processed only when it is: a held message is still in flight.
+      alignment.hold(new PendingInput(message, sender));
+      return;
+    }
     try {
       dispatch(message, sender);
       if (!finish.isFinishing()) {
@@ -222,13 +237,105 @@ public final class NodeTask {
     } else if (message instanceof RuntimeMessage.EndOfStream eos) {
       syncTime.watermarkHandled(eos.syncStamp());
       if (valve.onEndOfStream(eos.channel())) {
+        // Never all ended while aligning: the aligned channels' ends are held.
         if (valve.allEnded()) {
           finish.inputsEnded();
         } else {
           inputWatermarkMayHaveRisen();
+          if (alignment.onChannelEnded()) {
+            epochAligned(alignment.aligningEpoch());
+          }
         }
       }
+    } else if (message instanceof RuntimeMessage.EpochMarker marker) {
+      if (alignment.onMarker(marker.channel(), marker.epoch())
+          == EpochAlignment.Outcome.ALIGNED) {
+        epochAligned(marker.epoch());
+      }
     }
+  }
+
+  private static int channelOf(RuntimeMessage message) {
+    if (message instanceof RuntimeMessage.EventBatch batch) {
+      return batch.channel();
+    } else if (message instanceof RuntimeMessage.Watermark wm) {
+      return wm.channel();
+    } else if (message instanceof RuntimeMessage.EndOfStream eos) {
+      return eos.channel();
+    } else if (message instanceof RuntimeMessage.EpochMarker marker) {
+      return marker.channel();
+    }
+    throw new IllegalArgumentException("Not an input message: " + message);
+  }
+
+  /**
+   * Every open input delivered the marker of {@code epoch}: snapshot, forward the marker, then go
+   * on with the input held back meanwhile, before anything that arrived while output was blocked.
+   */
+  private void epochAligned(long epoch) throws Exception {
+    snapshotEpoch(epoch);
+    List<PendingInput> released = alignment.release();
+    for (int i = released.size() - 1; i >= 0; i--) {
+      pendingInputs.addFirst(released.get(i));
+    }
+    while (!pendingInputs.isEmpty() && !outputs.isBlocked()) {
+      PendingInput pending = pendingInputs.poll();
+      processInput(pending.message(), pending.sender());
+    }
+  }
+
+  /**
+   * The coordinator asks this node (one without inputs) to cut {@code epoch}. A node whose input
+   * already ended takes no more part: it counts as finished once it completes.
+   */
+  public void onEpochTrigger(long epoch) {
+    guarded(
+        () -> {
+          if (!finish.inputsHaveEnded()) {
+            snapshotEpoch(epoch);
+          }
+        });
+  }
+
+  /** Epoch {@code epoch} is durable: the operators finalize what waited for it. */
+  public void onEpochCompleted(long epoch) {
+    guarded(
+        () -> {
+          // In a bundle of its own: input released by the epoch (stable input) emits output.
+          bundle.finish();
+          bundle.ensureOpen();
+          chain.epochCompleted(epoch);
+          bundle.finish();
+        });
+  }
+
+  /**
+   * Snapshots every operator between bundles, sends the marker behind everything emitted so far,
+   * and acknowledges once the asynchronous parts are done. A failing synchronous part fails the
+   * node (as any operator failure); a failing asynchronous part only gives the epoch up.
+   */
+  private void snapshotEpoch(long epoch) throws Exception {
+    EpochParticipation epochs = env.epochs();
+    if (epochs == null) {
+      throw new IllegalStateException("Epoch " + epoch + " reached a job without checkpointing");
+    }
+    if (bundle.isOpen()) {
+      bundle.finish();
+    }
+    List<CompletableFuture<?>> asyncParts =
+        chain.snapshotState(
+            epoch, operator -> epochs.operatorDirectory(epoch, vertex.id(), instance, operator));
+    outputs.sendEpochMarker(epoch);
+    int vertexId = vertex.id();
+    CompletableFuture.allOf(asyncParts.toArray(new CompletableFuture<?>[0]))
+        .whenComplete(
+            (ignored, failure) -> {
+              if (failure == null) {
+                epochs.acknowledged(epoch, vertexId, instance);
+              } else {
+                epochs.declined(epoch, vertexId, instance, failure);
+              }
+            });
   }
 
   private void inputWatermarkMayHaveRisen() throws Exception {

@@ -3,6 +3,7 @@ package io.arcon.runtime.node.chain;
 import io.arcon.runtime.job.JobClock;
 import io.arcon.runtime.node.time.SynchronizedTime;
 import io.arcon.runtime.operator.OperatorContext;
+import io.arcon.runtime.operator.OperatorRestore;
 import io.arcon.runtime.operator.Output;
 import java.nio.file.Path;
 import java.util.concurrent.Executor;
@@ -18,6 +19,8 @@ final class ChainOperatorContext implements OperatorContext {
   private final JobClock clock;
   private final SynchronizedTime syncTime;
   private final Executor mailbox;
+  private final OperatorRestore restore;
+  private final boolean checkpointing;
 
   ChainOperatorContext(
       OperatorChain chain,
@@ -28,7 +31,9 @@ final class ChainOperatorContext implements OperatorContext {
       Path stateDirectory,
       JobClock clock,
       SynchronizedTime syncTime,
-      Executor mailbox) {
+      Executor mailbox,
+      OperatorRestore restore,
+      boolean checkpointing) {
     this.chain = chain;
     this.operator = operator;
     this.output = output;
@@ -38,6 +43,8 @@ final class ChainOperatorContext implements OperatorContext {
     this.clock = clock;
     this.syncTime = syncTime;
     this.mailbox = mailbox;
+    this.restore = restore;
+    this.checkpointing = checkpointing;
   }
 
   @Override
@@ -83,5 +90,15 @@ final class ChainOperatorContext implements OperatorContext {
   @Override
   public Executor mailbox() {
     return mailbox;
+  }
+
+  @Override
+  public OperatorRestore restore() {
+    return restore;
+  }
+
+  @Override
+  public boolean checkpointingEnabled() {
+    return checkpointing;
   }
 }

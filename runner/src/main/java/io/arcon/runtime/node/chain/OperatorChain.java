@@ -1,5 +1,11 @@
 package io.arcon.runtime.node.chain;
 
+import io.arcon.runtime.epoch.JobRestore;
+import io.arcon.runtime.operator.OperatorRestore;
+import io.arcon.runtime.operator.OperatorSnapshot;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 import io.arcon.runtime.graph.KeyedElement;
 import io.arcon.runtime.graph.OperatorNode;
 import io.arcon.runtime.graph.Vertex;
@@ -80,7 +86,12 @@ public final class OperatorChain {
       operators[i] = nodes.get(i).create();
       outputs[i] = new ChainOutput(this, nodes.get(i), edges);
     }
+    JobRestore restore = config.restore();
     for (int i = 0; i < operators.length; i++) {
+      OperatorRestore operatorRestore =
+          restore == null
+              ? null
+              : restore.restoreFor(vertex.id(), i, instance, vertex.parallelism());
       operators[i].open(
           new ChainOperatorContext(
               this,
@@ -91,7 +102,9 @@ public final class OperatorChain {
               config.stateRoot().resolve("v" + vertex.id() + "-op" + i + "-i" + instance),
               config.clock(),
               syncTime,
-              mailbox));
+              mailbox,
+              operatorRestore,
+              config.checkpointing()));
     }
     if (operators.length > 0 && operators[0] instanceof SourceOperator s) {
       source = s;
@@ -233,6 +246,64 @@ public final class OperatorChain {
       next = Math.min(next, op.nextProcessingTimeWakeup());
     }
     return next;
+  }
+
+  /**
+   * Writes every operator's part of epoch {@code epoch} (between bundles); returns the parts that
+   * complete asynchronously.
+   */
+  public List<CompletableFuture<?>> snapshotState(long epoch, IntFunction<Path> operatorDirectory)
+      throws Exception {
+    List<CompletableFuture<?>> asyncParts = new ArrayList<>();
+    for (int i = 0; i < operators.length; i++) {
+      operators[i].snapshotState(new Snapshot(epoch, operatorDirectory, i, asyncParts));
+    }
+    return asyncParts;
+  }
+
+  /** Epoch {@code epoch} is durable: every operator may finalize what waited for it. */
+  public void epochCompleted(long epoch) throws Exception {
+    for (Operator op : operators) {
+      op.epochCompleted(epoch);
+    }
+  }
+
+  /** One operator's view of an epoch snapshot; its directory is created on first use. */
+  private static final class Snapshot implements OperatorSnapshot {
+    private final long epoch;
+    private final IntFunction<Path> operatorDirectory;
+    private final int operator;
+    private final List<CompletableFuture<?>> asyncParts;
+    private Path directory;
+
+    Snapshot(
+        long epoch,
+        IntFunction<Path> operatorDirectory,
+        int operator,
+        List<CompletableFuture<?>> asyncParts) {
+      this.epoch = epoch;
+      this.operatorDirectory = operatorDirectory;
+      this.operator = operator;
+      this.asyncParts = asyncParts;
+    }
+
+    @Override
+    public long epoch() {
+      return epoch;
+    }
+
+    @Override
+    public Path directory() {
+      if (directory == null) {
+        directory = operatorDirectory.apply(operator);
+      }
+      return directory;
+    }
+
+    @Override
+    public void completeAsync(CompletableFuture<?> part) {
+      asyncParts.add(part);
+    }
   }
 
   /** True while an operator has work of its own left after its inputs ended. */

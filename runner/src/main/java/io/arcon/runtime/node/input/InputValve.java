@@ -115,6 +115,11 @@ public final class InputValve {
     return true;
   }
 
+  /** True once {@code channel} delivered its end of stream. */
+  public boolean isEnded(int channel) {
+    return channelEnded[channel];
+  }
+
   /** True once every channel ended (also for a node without input channels). */
   public boolean allEnded() {
     return openChannels == 0;

@@ -137,6 +137,19 @@ public final class EdgeOutputs {
         });
   }
 
+  /**
+   * Sends the marker of {@code epoch} on every channel, behind everything sent so far: the receivers
+   * learn that what follows belongs to the next epoch.
+   */
+  public void sendEpochMarker(long epoch) {
+    syncTime.sendStamped(
+        stamp -> {
+          for (OutputChannel c : all) {
+            c.sendEpochMarker(epoch, stamp);
+          }
+        });
+  }
+
   /** The final watermark and end of stream on every channel: this node sends nothing more. */
   public void endOfStream() {
     outputWatermark = Long.MAX_VALUE;

@@ -92,6 +92,12 @@ final class OutputChannel {
     sendControl(new RuntimeMessage.EndOfStream(remoteChannel, syncStamp));
   }
 
+  /** Sends the epoch marker after any pending elements. */
+  void sendEpochMarker(long epoch, long syncStamp) {
+    flush(syncStamp);
+    sendControl(new RuntimeMessage.EpochMarker(remoteChannel, epoch));
+  }
+
   private void sendControl(RuntimeMessage message) {
     activity.messageSent();
     if (queue.isEmpty()) {

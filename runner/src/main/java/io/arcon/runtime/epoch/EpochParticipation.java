@@ -1,0 +1,19 @@
+package io.arcon.runtime.epoch;
+
+import java.nio.file.Path;
+
+/**
+ * A node instance's side of the epoch protocol: where its operators write their snapshots and how
+ * it reports back. Thread-safe: acknowledgements may come from the threads that finish
+ * asynchronous snapshot parts.
+ */
+public interface EpochParticipation {
+  /** The directory operator {@code operatorIndex} of this node writes into for {@code epoch}. */
+  Path operatorDirectory(long epoch, int vertexId, int instance, int operatorIndex);
+
+  /** The node's snapshot of {@code epoch} is complete and its marker went downstream. */
+  void acknowledged(long epoch, int vertexId, int instance);
+
+  /** The node could not snapshot {@code epoch}: the epoch is given up, the job goes on. */
+  void declined(long epoch, int vertexId, int instance, Throwable cause);
+}

@@ -1,0 +1,179 @@
+package io.arcon.runtime.job;
+
+import io.arcon.runtime.epoch.EpochCoordinator;
+import io.arcon.runtime.epoch.JobRestore;
+import io.arcon.runtime.graph.JobGraph;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a job with Flink's fixed-delay restart strategy: when an attempt fails and retries remain,
+ * the attempt's actors are torn down and, after the retry delay, a new attempt starts from the
+ * newest completed epoch (from the beginning when there is none). The returned monitor stands for
+ * the whole job: it fails with the last attempt's failure once the retries are used up, and
+ * cancelling it cancels the running attempt.
+ */
+public final class JobAttempts {
+  private static final Logger LOG = LoggerFactory.getLogger(JobAttempts.class);
+
+  /** Starts one attempt's epoch coordinator, or returns null when the job takes no epochs. */
+  @FunctionalInterface
+  public interface Epochs {
+    EpochCoordinator forAttempt(int attempt);
+  }
+
+  /** The epoch an attempt resumes from. */
+  @FunctionalInterface
+  public interface Restores {
+    /**
+     * The newest completed epoch to resume attempt {@code attempt} from, or null to start afresh.
+     */
+    JobRestore forAttempt(int attempt);
+  }
+
+  private final String jobName;
+  private final JobGraph graph;
+  private final RuntimeConfig config;
+  private final Epochs epochs;
+  private final Restores restores;
+  private final int retries;
+  private final long retryDelayMillis;
+  private final JobMonitor job = new JobMonitor(1);
+  private final CompletableFuture<Void> lastShutdown = new CompletableFuture<>();
+  private final ScheduledExecutorService delays =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "arcon-restarts");
+            t.setDaemon(true);
+            return t;
+          });
+  private volatile JobMonitor current;
+
+  private JobAttempts(
+      String jobName,
+      JobGraph graph,
+      RuntimeConfig config,
+      Epochs epochs,
+      Restores restores,
+      int retries,
+      long retryDelayMillis) {
+    this.jobName = jobName;
+    this.graph = graph;
+    this.config = config;
+    this.epochs = epochs;
+    this.restores = restores;
+    this.retries = retries;
+    this.retryDelayMillis = retryDelayMillis;
+  }
+
+  /**
+   * Starts attempt 0 and returns the job's monitor.
+   *
+   * @param config attempt 0's configuration; later attempts keep their state under {@code
+   *     stateRoot/attempt-N}
+   */
+  public static JobMonitor start(
+      String jobName,
+      JobGraph graph,
+      RuntimeConfig config,
+      Epochs epochs,
+      Restores restores,
+      int retries,
+      long retryDelayMillis) {
+    JobAttempts attempts =
+        new JobAttempts(jobName, graph, config, epochs, restores, retries, retryDelayMillis);
+    attempts.job.setShutdown(attempts.lastShutdown);
+    attempts.job.onTerminate(attempts::jobEnded);
+    attempts.startAttempt(0, config.restore() != null ? config.restore() : restores.forAttempt(0));
+    return attempts.job;
+  }
+
+  private void startAttempt(int attempt, JobRestore restore) {
+    Path stateRoot =
+        attempt == 0 ? config.stateRoot() : config.stateRoot().resolve("attempt-" + attempt);
+    RuntimeConfig attemptConfig = config.resumingFrom(restore, stateRoot);
+    JobMonitor monitor;
+    try {
+      monitor = JobExecutor.start(jobName, graph, attemptConfig, epochs.forAttempt(attempt));
+    } catch (RuntimeException | Error e) {
+      if (attempt == 0) {
+        delays.shutdown();
+        throw e;
+      }
+      job.nodeFailed(e);
+      return;
+    }
+    current = monitor;
+    if (job.isTerminated()) {
+      monitor.cancel(); // cancelled while the attempt was starting
+    }
+    monitor.outcome().whenComplete((outcome, error) -> attemptEnded(attempt, monitor, outcome));
+  }
+
+  private void attemptEnded(int attempt, JobMonitor monitor, JobMonitor.Outcome outcome) {
+    switch (outcome) {
+      case DONE -> job.nodeFinished();
+      case CANCELLED -> job.cancel();
+      case FAILED -> {
+        if (job.isTerminated() || attempt >= retries) {
+          job.nodeFailed(monitor.failure());
+          return;
+        }
+        LOG.warn(
+            "Attempt {} of {} failed; restarting in {} ms ({} of {} restarts)",
+            attempt,
+            jobName,
+            retryDelayMillis,
+            attempt + 1,
+            retries,
+            monitor.failure());
+        delays.schedule(
+            () -> {
+              // The failed attempt's nodes must be closed (their state engines released) first.
+              monitor.awaitShutdown(30_000);
+              if (job.isTerminated()) {
+                return;
+              }
+              try {
+                startAttempt(attempt + 1, restores.forAttempt(attempt + 1));
+              } catch (RuntimeException | Error e) {
+                e.addSuppressed(monitor.failure());
+                job.nodeFailed(e);
+              }
+            },
+            retryDelayMillis,
+            TimeUnit.MILLISECONDS);
+      }
+    }
+  }
+
+  /** The job ended (or was cancelled): cancel the running attempt, then wait for its shutdown. */
+  private void jobEnded() {
+    JobMonitor running = current;
+    if (running != null) {
+      running.cancel();
+    }
+    delays.shutdown();
+    Thread waiter =
+        new Thread(
+            () -> {
+              if (running != null) {
+                running.awaitShutdown(30_000);
+              }
+              lastShutdown.complete(null);
+            },
+            "arcon-job-end");
+    waiter.setDaemon(true);
+    waiter.start();
+  }
+
+  /** The failure of the running attempt; exposed for tests. */
+  JobMonitor currentAttempt() {
+    return current;
+  }
+}
