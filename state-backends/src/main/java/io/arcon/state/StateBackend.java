@@ -2,6 +2,7 @@ package io.arcon.state;
 
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A store of named {@link StateTable}s owned by exactly one node instance (one transform x parallel
@@ -32,6 +33,23 @@ public interface StateBackend extends AutoCloseable {
    * with checksums so that {@link #restore} can detect corruption or truncation.
    */
   SnapshotHandle snapshot(long epoch, Path directory);
+
+  /**
+   * Takes the same snapshot as {@link #snapshot} but returns as soon as the state at this moment
+   * (the cut) is secured, finishing the rest (copying, checksumming, the manifest) on another
+   * thread: the returned future completes with the handle once the snapshot is complete on disk, or
+   * exceptionally when it failed. The caller keeps using the backend meanwhile; whatever it writes
+   * after this call returns is not in the snapshot.
+   *
+   * <p>What runs before the return differs by engine: heap writes its tables (its memory changes in
+   * place, so they must be written at the cut) and checksums them later; rocksdb flushes and
+   * hard-links its immutable SST files, then checksums them later; lmdb copies the environment
+   * later under the MVCC snapshot of the last commit, and defers its own commits until the copy is
+   * done (the first one that is due waits for it).
+   */
+  default CompletableFuture<SnapshotHandle> snapshotAsync(long epoch, Path directory) {
+    return CompletableFuture.completedFuture(snapshot(epoch, directory));
+  }
 
   /**
    * Replaces the whole content of this backend with the snapshot. Throws {@link

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -369,6 +370,43 @@ public abstract class StateBackendConformanceTest {
     assertArrayEquals(sampleValue(1), values.get(b(1)));
     values.put(b(60), b(60));
     assertArrayEquals(b(60), backend.table("values").get(b(60)));
+  }
+
+  /**
+   * An asynchronous snapshot holds exactly the state when it was taken, however much the owner
+   * writes while it completes: overwrites and deletes of every key, appends, a new table, more
+   * writes than one LMDB batch (whose commit must wait for the copy) and a flush.
+   */
+  @Test
+  void asyncSnapshotHoldsExactlyTheStateAtTheCut() {
+    StateTable values = backend.table("values");
+    StateTable bags = backend.table("bags");
+    int n = 30_000;
+    for (int i = 0; i < n; i++) {
+      values.put(intKey(i), intKey(i * 3));
+      bags.append(intKey(i % 100), intKey(i));
+    }
+    Map<String, Map<String, String>> atCut = dump(backend);
+    CompletableFuture<SnapshotHandle> pending = backend.snapshotAsync(4, tmp.resolve("async"));
+    for (int i = 0; i < n; i++) {
+      if (i % 3 == 0) {
+        values.delete(intKey(i));
+      } else {
+        values.put(intKey(i), intKey(-i));
+      }
+      bags.append(intKey(i % 100), intKey(-i));
+      values.put(intKey(n + i), intKey(i));
+    }
+    backend.table("later").put(b(1), b(2));
+    Map<String, Map<String, String>> afterCut = dump(backend);
+    backend.flush();
+    SnapshotHandle handle = pending.join();
+    assertEquals(4, handle.epoch());
+    assertEquals(afterCut, dump(backend), "writes made during the snapshot are kept");
+    try (StateBackend other = open(tmp.resolve("other-data"))) {
+      other.restore(handle);
+      assertEquals(atCut, dump(other));
+    }
   }
 
   @Test

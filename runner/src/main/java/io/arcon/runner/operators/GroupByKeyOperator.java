@@ -5,6 +5,7 @@ import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.state.KeyedTimer;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
+import io.arcon.runtime.operator.OperatorSnapshot;
 import io.arcon.runtime.operator.Output;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -73,11 +74,9 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
     WindowingStrategy<?, BoundedWindow> ws =
         (WindowingStrategy<?, BoundedWindow>) spec.windowingStrategy();
     keyed =
-        new KeyedStateContext<>(
-            spec.stateEngine(),
-            ctx.stateDirectory(),
-            spec.keyCoder(),
-            ws.getWindowFn().windowCoder());
+        KeyedStateContext.open(
+            spec.stateEngine(), ctx, spec.keyCoder(), ws.getWindowFn().windowCoder());
+    inputWatermark = keyed.restoredInputWatermark();
     Output output = ctx.output();
     outputCount = spec.metrics().outputElementCounts(1);
     TupleTag<KV<K, OutT>> mainTag = new TupleTag<>("output");
@@ -226,6 +225,16 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
   public void finishBundle() {
     runner.finishBundle();
     OperatorMetrics.flush(outputCount);
+  }
+
+  /**
+   * Everything the operator keeps between bundles is in its backend: the reduce function's state,
+   * holds and timers are Beam state, the runners are stateless between bundles; only the input
+   * watermark is a field, and it goes with the snapshot.
+   */
+  @Override
+  public void snapshotState(OperatorSnapshot snapshot) {
+    keyed.snapshot(snapshot, inputWatermark);
   }
 
   @Override

@@ -4,6 +4,11 @@ import io.arcon.runner.state.BackendStateInternals;
 import io.arcon.runner.state.BackendTimerStore;
 import io.arcon.runner.state.KeyedTimer;
 import io.arcon.runner.state.KeyedTimerInternals;
+import io.arcon.runner.state.rescale.InstanceProgress;
+import io.arcon.runner.state.rescale.KeyedBackendRestore;
+import io.arcon.runtime.operator.OperatorContext;
+import io.arcon.runtime.operator.OperatorRestore;
+import io.arcon.runtime.operator.OperatorSnapshot;
 import io.arcon.state.StateBackend;
 import io.arcon.state.StateBackendConfig;
 import io.arcon.state.StateBackends;
@@ -19,24 +24,109 @@ import org.joda.time.Instant;
  * The keyed state and timers of one stateful operator instance, all stored in one state backend:
  * Beam state through {@link BackendStateInternals}, timers through {@link BackendTimerStore}.
  * Runners-core sees them through the operator's {@link KeyedStepContext}.
+ *
+ * <p>Checkpoints: {@link #snapshot} writes the backend's snapshot (every table, whoever wrote it:
+ * state, holds, timers, state history, time-sorted input) plus the operator's input watermark into
+ * the operator's snapshot directory; {@link #open} resumes from one, at any parallelism and on any
+ * engine (see {@link KeyedBackendRestore}).
  */
 final class KeyedStateContext<K> implements AutoCloseable {
   private final StateBackend backend;
   private final Coder<K> keyCoder;
+  private final long restoredInputWatermark;
   final BackendStateInternals<K> stateInternals;
   final BackendTimerStore timerStore;
   final KeyedTimerInternals timerInternals;
 
+  /** A fresh context: empty state. */
   KeyedStateContext(
       String engine,
       Path directory,
       Coder<K> keyCoder,
       Coder<? extends BoundedWindow> windowCoder) {
-    this.backend = StateBackends.open(StateBackendConfig.of(engine, directory));
+    this(StateBackends.open(StateBackendConfig.of(engine, directory)), keyCoder, windowCoder);
+  }
+
+  /**
+   * The context of instance {@code instanceIndex} of {@code parallelism}, resuming from {@code
+   * restore} when it is not null, else fresh.
+   *
+   * @throws io.arcon.state.CorruptSnapshotException naming the file when the checkpoint's snapshot
+   *     is missing, cut or corrupt
+   */
+  KeyedStateContext(
+      String engine,
+      Path directory,
+      Coder<K> keyCoder,
+      Coder<? extends BoundedWindow> windowCoder,
+      OperatorRestore restore,
+      int instanceIndex,
+      int parallelism) {
+    this(
+        restore == null
+            ? StateBackends.open(StateBackendConfig.of(engine, directory))
+            : KeyedBackendRestore.open(engine, directory, restore, instanceIndex, parallelism),
+        keyCoder,
+        windowCoder);
+  }
+
+  private KeyedStateContext(
+      StateBackend backend, Coder<K> keyCoder, Coder<? extends BoundedWindow> windowCoder) {
+    this.backend = backend;
     this.keyCoder = keyCoder;
     this.stateInternals = new BackendStateInternals<>(backend, keyCoder);
     this.timerStore = new BackendTimerStore(backend, windowCoder);
     this.timerInternals = new KeyedTimerInternals(timerStore, stateInternals);
+    this.restoredInputWatermark = InstanceProgress.inputWatermark(backend);
+    if (restoredInputWatermark != Long.MIN_VALUE) {
+      // Late-data dropping reads the timer internals' watermark before the first advance.
+      timerInternals.setInputWatermark(Watermarks.toInstant(restoredInputWatermark));
+    }
+  }
+
+  /**
+   * The context of the operator instance {@code context} describes, in its state directory,
+   * resuming from {@link OperatorContext#restore()} when the job resumes from a checkpoint. Call it
+   * from {@link io.arcon.runtime.operator.Operator#open}.
+   */
+  static <K> KeyedStateContext<K> open(
+      String engine,
+      OperatorContext context,
+      Coder<K> keyCoder,
+      Coder<? extends BoundedWindow> windowCoder) {
+    return new KeyedStateContext<>(
+        engine,
+        context.stateDirectory(),
+        keyCoder,
+        windowCoder,
+        context.restore(),
+        context.instanceIndex(),
+        context.parallelism());
+  }
+
+  /**
+   * Writes this instance's state, with {@code inputWatermark} (the operator's input watermark at
+   * the cut), into {@code snapshot}'s directory. Call it between bundles, from {@link
+   * io.arcon.runtime.operator.Operator#snapshotState}. What must see the state at the cut happens
+   * before this returns (heap: writing its tables; rocksdb: flush and hard links; lmdb: a commit);
+   * the rest (lmdb's copy, checksums, manifests) is registered with {@link
+   * OperatorSnapshot#completeAsync}, so the operator may go on changing its state at once.
+   */
+  void snapshot(OperatorSnapshot snapshot, long inputWatermark) {
+    InstanceProgress.writeInputWatermark(backend, inputWatermark);
+    snapshot.completeAsync(
+        backend.snapshotAsync(
+            snapshot.epoch(),
+            snapshot.directory().resolve(KeyedBackendRestore.SNAPSHOT_DIRECTORY)));
+  }
+
+  /**
+   * The operator's input watermark recorded by the snapshot this context resumed from ({@link
+   * Long#MIN_VALUE} for a fresh context): an operator starts from it, so that an element late
+   * before the failure is late after it, and timers that fired before the cut do not fire again.
+   */
+  long restoredInputWatermark() {
+    return restoredInputWatermark;
   }
 
   /** Makes {@code encodedKey} the current key and {@code eventTime} the cause of writes. */

@@ -4,6 +4,7 @@ import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.state.KeyedTimer;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
+import io.arcon.runtime.operator.OperatorSnapshot;
 import io.arcon.runtime.operator.Output;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,11 +85,12 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
     // Timers and state are namespaced by the windows of the SDF's own input, not by the global
     // window the work items travel in.
     keyed =
-        new KeyedStateContext<>(
+        KeyedStateContext.open(
             spec.stateEngine(),
-            ctx.stateDirectory(),
+            ctx,
             ByteArrayCoder.of(),
             processFn.getInputWindowingStrategy().getWindowFn().windowCoder());
+    inputWatermark = keyed.restoredInputWatermark();
     Output output = ctx.output();
     Map<TupleTag<?>, Integer> indexes = spec.outputIndexes();
     WindowedValueMultiReceiver receiver =
@@ -260,6 +262,29 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
   public void finishBundle() throws Exception {
     runner.finishBundle();
     spec.metrics().scoped(finalizers::finalizeBundle);
+  }
+
+  /**
+   * The restrictions in progress, their watermark estimator states and the timers that resume them
+   * are keyed state; the input watermark goes with the snapshot. The side-input buffer and the
+   * elements pushed back waiting for it are in memory and not snapshotted yet, so a step with side
+   * inputs refuses (pushed-back elements exist only with side inputs).
+   */
+  @Override
+  public void snapshotState(OperatorSnapshot snapshot) {
+    if (!spec.transform().getSideInputs().isEmpty()) {
+      throw new UnsupportedOperationException(
+          "Checkpointing the splittable DoFn "
+              + spec.stepName()
+              + " is not supported: it reads side inputs, whose buffer is not part of snapshots"
+              + " yet. Run this pipeline without --checkpointingInterval, or pass the side input"
+              + " as a main input.");
+    }
+    if (!pushedBack.isEmpty()) {
+      throw new IllegalStateException(
+          spec.stepName() + " holds pushed-back elements without side inputs");
+    }
+    keyed.snapshot(snapshot, inputWatermark);
   }
 
   @Override

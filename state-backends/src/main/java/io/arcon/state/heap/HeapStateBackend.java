@@ -8,11 +8,13 @@ import io.arcon.state.StateTable;
 import io.arcon.state.TableRegistry;
 import io.arcon.state.snapshot.FileTrees;
 import io.arcon.state.snapshot.SnapshotManifest;
+import io.arcon.state.snapshot.SnapshotThreads;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The in-memory engine: fastest, bounded by RAM, nothing on disk except its snapshots (one file per
@@ -47,6 +49,22 @@ public final class HeapStateBackend implements StateBackend {
 
   @Override
   public SnapshotHandle snapshot(long epoch, Path directory) {
+    writeTables(directory);
+    return SnapshotManifest.write(ENGINE, epoch, directory);
+  }
+
+  /**
+   * Writes the tables now: they change in place, so only a write at the cut is consistent (a
+   * copy-on-write scheme would slow every write). The files are not touched afterwards, so their
+   * checksums and the manifest are left to a snapshot thread.
+   */
+  @Override
+  public CompletableFuture<SnapshotHandle> snapshotAsync(long epoch, Path directory) {
+    writeTables(directory);
+    return SnapshotThreads.supply(() -> SnapshotManifest.write(ENGINE, epoch, directory));
+  }
+
+  private void writeTables(Path directory) {
     checkOpen();
     FileTrees.requireEmptyOrAbsent(directory);
     FileTrees.createDirectories(directory);
@@ -61,7 +79,6 @@ public final class HeapStateBackend implements StateBackend {
             "Cannot write heap snapshot of table '" + table.name() + "' to " + file + ": " + e, e);
       }
     }
-    return SnapshotManifest.write(ENGINE, epoch, directory);
   }
 
   @Override

@@ -10,6 +10,7 @@ import io.arcon.state.TableRegistry;
 import io.arcon.state.snapshot.DirectorySwap;
 import io.arcon.state.snapshot.FileTrees;
 import io.arcon.state.snapshot.SnapshotManifest;
+import io.arcon.state.snapshot.SnapshotThreads;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,9 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.lmdbjava.ByteBufferProxy;
 import org.lmdbjava.CopyFlags;
 import org.lmdbjava.Cursor;
@@ -86,6 +90,10 @@ public final class LmdbStateBackend implements StateBackend {
   private LmdbKeys keys;
   private Txn<ByteBuffer> writeTxn;
   private Txn<ByteBuffer> readTxn;
+
+  /** The copy of the last {@link #snapshotAsync} while it may still run, else null. */
+  private CompletableFuture<SnapshotHandle> copyInFlight;
+
   private boolean readTxnActive;
   private boolean closed;
 
@@ -129,16 +137,64 @@ public final class LmdbStateBackend implements StateBackend {
 
   @Override
   public SnapshotHandle snapshot(long epoch, Path directory) {
+    try {
+      return snapshotAsync(epoch, directory).join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException cause ? cause : e;
+    }
+  }
+
+  /**
+   * Commits, then copies the environment on a snapshot thread while this backend keeps serving
+   * reads and writes.
+   *
+   * <p>Why that is safe: {@code mdb_env_copy2} copies the MVCC snapshot of the last commit under
+   * its own read transaction, and LMDB only writes to pages no snapshot since the oldest reader
+   * uses. But this environment runs with {@code MDB_NOLOCK}, so LMDB does not know of the copy's
+   * reader: a write transaction may reuse pages freed by any transaction before the previous one.
+   * The copy's pages are freed at the earliest by the first commit after it began; so no commit may
+   * happen until the copy is done, and none does: {@link #commit} waits for the copy first. Writes
+   * meanwhile go into the one open write transaction (new pages only, never the copy's), until its
+   * batch is full or something needs a commit (flush, a new table, close, the next snapshot); that
+   * one waits for the copy. Growing the map remaps it under the copy's feet, so that waits too.
+   * Without the wait, the copy could also pick up a meta page committed after the cut.
+   */
+  @Override
+  public CompletableFuture<SnapshotHandle> snapshotAsync(long epoch, Path directory) {
     checkOpen();
     FileTrees.requireEmptyOrAbsent(directory);
     FileTrees.createDirectories(directory);
     commit();
-    try {
-      env.copy(directory.toFile(), CopyFlags.MDB_CP_COMPACT);
-    } catch (LmdbException e) {
-      throw new StateBackendException("LMDB copy into " + directory + " failed: " + e, e);
+    Env<ByteBuffer> copied = env;
+    CompletableFuture<SnapshotHandle> copy =
+        SnapshotThreads.supply(
+            () -> {
+              try {
+                copied.copy(directory.toFile(), CopyFlags.MDB_CP_COMPACT);
+              } catch (LmdbException e) {
+                throw new StateBackendException("LMDB copy into " + directory + " failed: " + e, e);
+              }
+              return SnapshotManifest.write(ENGINE, epoch, directory);
+            });
+    copyInFlight = copy;
+    return copy;
+  }
+
+  /**
+   * Waits until the copy of an asynchronous snapshot (if one runs) is done with the environment.
+   * Its failure is reported through the snapshot's own future, not here.
+   */
+  private void awaitCopy() {
+    CompletableFuture<SnapshotHandle> copy = copyInFlight;
+    if (copy == null) {
+      return;
     }
-    return SnapshotManifest.write(ENGINE, epoch, directory);
+    copyInFlight = null;
+    try {
+      copy.join();
+    } catch (CompletionException | CancellationException e) {
+      // Reported to whoever took the snapshot.
+    }
   }
 
   @Override
@@ -342,6 +398,8 @@ public final class LmdbStateBackend implements StateBackend {
   }
 
   private void commit() {
+    // A commit would let later writes reuse the pages an asynchronous copy still reads.
+    awaitCopy();
     while (writeTxn != null) {
       try {
         writeTxn.commit();
@@ -374,6 +432,8 @@ public final class LmdbStateBackend implements StateBackend {
    * returns the bytes they dirtied.
    */
   private long growAndReplay() {
+    // Resizing remaps the environment, which a running copy reads through.
+    awaitCopy();
     while (true) {
       if (writeTxn != null) {
         writeTxn.close();
@@ -495,6 +555,7 @@ public final class LmdbStateBackend implements StateBackend {
     if (env == null) {
       return;
     }
+    awaitCopy();
     if (readTxn != null) {
       // A reset reader is only freed by an abort, which lmdbjava does for an active one.
       if (!readTxnActive) {

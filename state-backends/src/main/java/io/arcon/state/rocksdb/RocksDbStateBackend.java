@@ -10,6 +10,7 @@ import io.arcon.state.TableRegistry;
 import io.arcon.state.snapshot.DirectorySwap;
 import io.arcon.state.snapshot.FileTrees;
 import io.arcon.state.snapshot.SnapshotManifest;
+import io.arcon.state.snapshot.SnapshotThreads;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Checkpoint;
@@ -169,6 +171,22 @@ public final class RocksDbStateBackend implements StateBackend {
 
   @Override
   public SnapshotHandle snapshot(long epoch, Path directory) {
+    checkpoint(directory);
+    return SnapshotManifest.write(ENGINE, epoch, directory);
+  }
+
+  /**
+   * The checkpoint is taken now (a flush, then hard links to the immutable SST files: cheap);
+   * fsyncing and checksumming those files, which reads all of them, is left to a snapshot thread.
+   * Compactions may delete the live SST files meanwhile; the links keep the checkpoint's.
+   */
+  @Override
+  public CompletableFuture<SnapshotHandle> snapshotAsync(long epoch, Path directory) {
+    checkpoint(directory);
+    return SnapshotThreads.supply(() -> SnapshotManifest.write(ENGINE, epoch, directory));
+  }
+
+  private void checkpoint(Path directory) {
     RocksDB current = db();
     FileTrees.requireEmptyOrAbsent(directory);
     try {
@@ -187,7 +205,6 @@ public final class RocksDbStateBackend implements StateBackend {
       throw new StateBackendException(
           "RocksDB checkpoint into " + directory + " failed: " + e.getMessage(), e);
     }
-    return SnapshotManifest.write(ENGINE, epoch, directory);
   }
 
   @Override

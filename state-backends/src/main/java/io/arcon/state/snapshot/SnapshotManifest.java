@@ -129,6 +129,22 @@ public final class SnapshotManifest {
   }
 
   /**
+   * Reads and checks (its own checksum) the manifest in {@code directory} without checking the
+   * files it lists: tells which engine and epoch a snapshot is, before choosing the backend that
+   * restores it (whose {@link #verify} then checks every file).
+   *
+   * @throws CorruptSnapshotException naming the manifest when it is missing, cut or corrupt
+   */
+  public static SnapshotManifest read(Path directory) {
+    Path manifestPath = directory.resolve(FILE_NAME);
+    if (!Files.isDirectory(directory)) {
+      throw new CorruptSnapshotException(
+          "Snapshot directory " + directory + " does not exist: the snapshot is missing");
+    }
+    return parse(manifestPath, readManifestText(directory, manifestPath));
+  }
+
+  /**
    * Reads the manifest of {@code handle} and checks every file it lists (present, exact size,
    * CRC32C) and that it was written by {@code expectedEngine} for the handle's epoch.
    *
@@ -145,20 +161,7 @@ public final class SnapshotManifest {
           "Snapshot directory " + directory + " does not exist: the snapshot is missing");
     }
     Path manifestPath = directory.resolve(FILE_NAME);
-    String text;
-    try {
-      text = Files.readString(manifestPath, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      throw new CorruptSnapshotException(
-          "Snapshot "
-              + directory
-              + " has no "
-              + FILE_NAME
-              + ": it is incomplete (the writer did not finish) and cannot be restored");
-    } catch (IOException e) {
-      throw new CorruptSnapshotException(
-          "Cannot read " + manifestPath + " (" + e + "): the snapshot cannot be restored", e);
-    }
+    String text = readManifestText(directory, manifestPath);
     SnapshotManifest manifest = parse(manifestPath, text);
     if (!manifest.engine.equals(expectedEngine) || !expectedEngine.equals(handle.engine())) {
       throw new IllegalArgumentException(
@@ -220,6 +223,22 @@ public final class SnapshotManifest {
       }
     }
     return manifest;
+  }
+
+  private static String readManifestText(Path directory, Path manifestPath) {
+    try {
+      return Files.readString(manifestPath, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new CorruptSnapshotException(
+          "Snapshot "
+              + directory
+              + " has no "
+              + FILE_NAME
+              + ": it is incomplete (the writer did not finish) and cannot be restored");
+    } catch (IOException e) {
+      throw new CorruptSnapshotException(
+          "Cannot read " + manifestPath + " (" + e + "): the snapshot cannot be restored", e);
+    }
   }
 
   private static SnapshotManifest parse(Path manifestPath, String text) {
