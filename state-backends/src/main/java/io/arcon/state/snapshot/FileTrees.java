@@ -111,7 +111,7 @@ public final class FileTrees {
   }
 
   /** Fsyncs a directory so that renames and new entries in it are durable. */
-  static void fsyncDirectory(Path directory) throws IOException {
+  public static void fsyncDirectory(Path directory) throws IOException {
     try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
       channel.force(true);
     } catch (IOException e) {

@@ -1,0 +1,206 @@
+package io.arcon.runtime.checkpoint;
+
+import static io.arcon.runtime.checkpoint.Checkpoints.graph;
+import static io.arcon.runtime.checkpoint.Checkpoints.writeRandom;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.arcon.runtime.checkpoint.Checkpoints.V;
+import io.arcon.runtime.graph.JobGraph;
+import io.arcon.state.snapshot.SnapshotManifest;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Loading refuses every damaged, partial or foreign checkpoint, naming the file. */
+class CompletedCheckpointTest {
+  private static final String JOB = "sessions";
+
+  @TempDir Path root;
+
+  private Path checkpointDir;
+  private Path jobDir;
+  private Path epoch1;
+  private Path epoch2;
+
+  /** A state file of epoch 2. */
+  private Path stateFile;
+
+  @BeforeEach
+  void twoCommittedEpochs() {
+    checkpointDir = root.resolve("checkpoints");
+    JobGraph g = graph(new V("Read", 1, "Read"), new V("Sessions", 2, "Sessions"));
+    try (CheckpointStore store = CheckpointStore.open(checkpointDir, JOB, 5)) {
+      jobDir = store.jobDirectory();
+      for (long epoch = 1; epoch <= 2; epoch++) {
+        PendingCheckpoint p = store.begin(epoch);
+        writeRandom(p.operatorDirectory(0, 0, 0).resolve("position"), 16, epoch);
+        stateFile = p.operatorDirectory(1, 1, 0).resolve("rocksdb/000012.sst");
+        writeRandom(stateFile, 4096, 100 + epoch);
+        p.commit(CheckpointLayout.of(JOB, g), Set.of(), 0);
+      }
+    }
+    epoch1 = jobDir.resolve("epoch-0000000001");
+    epoch2 = jobDir.resolve("epoch-0000000002");
+    assertEquals(epoch2, stateFile.getParent().getParent().getParent().getParent().getParent());
+  }
+
+  @Test
+  void aFlippedByteIsRefusedNamingTheFileAndTheOlderEpoch() throws IOException {
+    byte[] bytes = Files.readAllBytes(stateFile);
+    bytes[1234] ^= 0x10;
+    Files.write(stateFile, bytes);
+    CorruptCheckpointException e = refusedAsCorrupt(() -> CompletedCheckpoint.load(epoch2));
+    assertNames(e, stateFile.toString(), "CRC32C", "--restoreFrom=" + epoch1);
+    // The job directory's latest epoch is the damaged one: refused too, never silently older.
+    refusedAsCorrupt(() -> CompletedCheckpoint.load(jobDir));
+    try (CheckpointStore store = CheckpointStore.open(checkpointDir, JOB, 5)) {
+      refusedAsCorrupt(store::latest);
+    }
+    assertEquals(1, CompletedCheckpoint.load(epoch1).epoch());
+  }
+
+  @Test
+  void aTruncatedFileIsRefusedNamingIt() throws IOException {
+    try (FileChannel c = FileChannel.open(stateFile, StandardOpenOption.WRITE)) {
+      c.truncate(4000);
+    }
+    assertNames(
+        refusedAsCorrupt(() -> CompletedCheckpoint.load(epoch2)),
+        stateFile.toString(),
+        "truncated");
+  }
+
+  @Test
+  void aMissingFileIsRefusedNamingIt() throws IOException {
+    Files.delete(stateFile);
+    assertNames(
+        refusedAsCorrupt(() -> CompletedCheckpoint.load(epoch2)), stateFile.toString(), "missing");
+  }
+
+  @Test
+  void aTruncatedManifestIsRefusedNamingIt() throws IOException {
+    Path manifest = epoch2.resolve(SnapshotManifest.FILE_NAME);
+    byte[] whole = Files.readAllBytes(manifest);
+    // Cut inside the last line, at a line boundary before the checksum line, midway, at the magic.
+    for (int cut : new int[] {whole.length - 1, whole.length - 25, whole.length / 2, 5}) {
+      Files.write(manifest, java.util.Arrays.copyOf(whole, cut));
+      assertNames(refusedAsCorrupt(() -> CompletedCheckpoint.load(epoch2)), manifest.toString());
+    }
+    Files.write(manifest, whole);
+    assertEquals(2, CompletedCheckpoint.load(epoch2).epoch());
+  }
+
+  @Test
+  void aDamagedMetadataFileIsRefusedNamingIt() throws IOException {
+    Path metadata = epoch2.resolve(CheckpointFiles.METADATA);
+    String text = Files.readString(metadata);
+    Files.writeString(metadata, text.replace("parallelism=2", "parallelism=3"));
+    assertNames(refusedAsCorrupt(() -> CompletedCheckpoint.load(epoch2)), metadata.toString());
+  }
+
+  @Test
+  void aMissingDirectoryOfAnInstanceThatSavedNothingIsRefusedNamingIt() throws IOException {
+    // Sessions instance 0 saved nothing: its empty directory is still part of the checkpoint.
+    Path empty = epoch2.resolve("vertex-1/instance-0/operator-0");
+    assertTrue(Checkpoints.isEmptyDirectory(empty));
+    Files.delete(empty);
+    assertNames(
+        refusedAsCorrupt(() -> CompletedCheckpoint.load(epoch2)),
+        empty.toString(),
+        "'Sessions' instance 0");
+  }
+
+  @Test
+  void anEpochWithoutManifestIsIncomplete() throws IOException {
+    Files.delete(epoch2.resolve(SnapshotManifest.FILE_NAME));
+    CorruptCheckpointException e = refusedAsCorrupt(() -> CompletedCheckpoint.load(epoch2));
+    assertNames(
+        e, epoch2.toString(), "incomplete", SnapshotManifest.FILE_NAME, "--restoreFrom=" + epoch1);
+    // The job directory then resumes from its newest complete epoch.
+    assertEquals(1, CompletedCheckpoint.load(jobDir).epoch());
+  }
+
+  @Test
+  void withoutAnOlderEpochTheAdviceIsToStartFresh() throws IOException {
+    byte[] bytes = Files.readAllBytes(epoch1.resolve("vertex-0/instance-0/operator-0/position"));
+    bytes[0] ^= 1;
+    Files.write(epoch1.resolve("vertex-0/instance-0/operator-0/position"), bytes);
+    assertNames(refusedAsCorrupt(() -> CompletedCheckpoint.load(epoch1)), "without --restoreFrom");
+  }
+
+  @Test
+  void aRenamedEpochDirectoryIsRefused() throws IOException {
+    Path renamed = jobDir.resolve("epoch-0000000007");
+    Files.move(epoch2, renamed);
+    assertNames(refusedAsCorrupt(() -> CompletedCheckpoint.load(renamed)), "records epoch 2");
+  }
+
+  @Test
+  void aForeignDirectoryIsRefused() throws IOException {
+    Path foreign = root.resolve("photos");
+    writeRandom(foreign.resolve("holiday/beach.jpg"), 100, 1);
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> CompletedCheckpoint.load(foreign));
+    assertNames(e, foreign.toString(), "not an Arcon checkpoint");
+  }
+
+  @Test
+  void aStateBackendSnapshotIsNotAJobCheckpoint() {
+    Path snapshot = root.resolve("backend/epoch-0000000003");
+    writeRandom(snapshot.resolve("data"), 100, 1);
+    SnapshotManifest.write("rocksdb", 3, snapshot);
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> CompletedCheckpoint.load(snapshot));
+    assertNames(e, snapshot.toString(), "not an Arcon job checkpoint", "'rocksdb'");
+  }
+
+  @Test
+  void aMissingPathIsRefused() {
+    Path missing = root.resolve("no/such/checkpoint");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> CompletedCheckpoint.load(missing));
+    assertNames(e, missing.toString(), "does not exist");
+    IllegalArgumentException file =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> CompletedCheckpoint.load(epoch2.resolve(CheckpointFiles.METADATA)));
+    assertNames(file, "is a file");
+  }
+
+  @Test
+  void aCheckpointDirectoryWithSeveralJobsAsksWhichOne() {
+    CheckpointStore.open(checkpointDir, "another job", 1).close();
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> CompletedCheckpoint.load(checkpointDir));
+    assertNames(e, checkpointDir.toString(), "another_job", JOB);
+  }
+
+  @Test
+  void aJobDirectoryWithoutCompleteEpochIsRefused() {
+    try (CheckpointStore store = CheckpointStore.open(checkpointDir, "fresh", 1)) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class, () -> CompletedCheckpoint.load(store.jobDirectory()));
+      assertNames(e, store.jobDirectory().toString(), "no complete epoch");
+    }
+  }
+
+  private static CorruptCheckpointException refusedAsCorrupt(Executable load) {
+    return assertThrows(CorruptCheckpointException.class, load);
+  }
+
+  private static void assertNames(RuntimeException e, String... parts) {
+    for (String part : parts) {
+      assertTrue(e.getMessage().contains(part), "'" + part + "' missing in: " + e.getMessage());
+    }
+  }
+}
