@@ -16,12 +16,9 @@ import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.MetricResults;
 import org.apache.beam.sdk.util.UserCodeException;
 import org.joda.time.Duration;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** The handle of a pipeline running on ArconRunner. */
 public class ArconPipelineResult implements PipelineResult {
-  private static final Logger LOG = LoggerFactory.getLogger(ArconPipelineResult.class);
   private final JobMonitor monitor;
   private final MetricsContainerStepMap metrics;
   private final Path temporaryStateRoot;

@@ -3,25 +3,24 @@ package io.arcon.runner;
 import io.arcon.runner.checkpointing.CheckpointSettings;
 import io.arcon.runner.checkpointing.EpochMetrics;
 import io.arcon.runner.harness.HarnessLogLevels;
-import io.arcon.runtime.checkpoint.CheckpointStore;
-import io.arcon.runtime.checkpoint.CompletedCheckpoint;
-import io.arcon.runtime.checkpoint.RestorePlan;
-import io.arcon.runtime.epoch.EpochCoordinator;
-import io.arcon.runtime.job.JobAttempts;
-import java.util.Optional;
 import io.arcon.runner.translation.PipelineTranslator;
 import io.arcon.runner.translation.Translation;
 import io.arcon.runner.tss.TssLink;
 import io.arcon.runner.tss.TssSettings;
+import io.arcon.runtime.checkpoint.CheckpointStore;
+import io.arcon.runtime.checkpoint.CompletedCheckpoint;
+import io.arcon.runtime.checkpoint.RestorePlan;
+import io.arcon.runtime.epoch.EpochCoordinator;
 import io.arcon.runtime.graph.JobGraph;
+import io.arcon.runtime.job.JobAttempts;
 import io.arcon.runtime.job.JobClock;
-import io.arcon.runtime.job.JobExecutor;
 import io.arcon.runtime.job.JobMonitor;
 import io.arcon.runtime.job.RuntimeConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.runners.core.metrics.MetricsPusher;
 import org.apache.beam.sdk.Pipeline;
@@ -92,8 +91,11 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     LOG.debug("Job graph of {}:\n{}", options.getJobName(), graph.describe());
 
     CompletedCheckpoint restoreFrom =
-        checkpoints.restoreFrom() == null ? null : CompletedCheckpoint.load(checkpoints.restoreFrom());
-    // Refuses a checkpoint of another pipeline (a stateful transform missing) before any node starts.
+        checkpoints.restoreFrom() == null
+            ? null
+            : CompletedCheckpoint.load(checkpoints.restoreFrom());
+    // Refuses a checkpoint of another pipeline (a stateful transform missing) before any node
+    // starts.
     RestorePlan initialRestore = restoreFrom == null ? null : RestorePlan.of(restoreFrom, graph);
     if (restoreFrom != null) {
       LOG.info(
@@ -131,7 +133,8 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
                   options.getJobName(),
                   checkpoints.retainedCheckpoints())
               : null;
-      monitor = startAttempts(graph, config, checkpoints, store, restoreFrom, initialRestore, metrics);
+      monitor =
+          startAttempts(graph, config, checkpoints, store, restoreFrom, initialRestore, metrics);
     } catch (RuntimeException | Error e) {
       logLevels.release();
       if (store != null) {
@@ -173,7 +176,8 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
       MetricsContainerStepMap metrics) {
     String jobName = options.getJobName();
     long epochsBefore =
-        Math.max(store == null ? 0 : store.lastEpoch(), restoreFrom == null ? 0 : restoreFrom.epoch());
+        Math.max(
+            store == null ? 0 : store.lastEpoch(), restoreFrom == null ? 0 : restoreFrom.epoch());
     EpochMetrics epochMetrics = new EpochMetrics(metrics);
     return JobAttempts.start(
         jobName,

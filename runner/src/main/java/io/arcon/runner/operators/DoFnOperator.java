@@ -2,16 +2,16 @@ package io.arcon.runner.operators;
 
 import io.arcon.runner.metrics.ElementCount;
 import io.arcon.runner.metrics.OperatorMetrics;
+import io.arcon.runner.operators.snapshot.SnapshotReader;
+import io.arcon.runner.operators.snapshot.SnapshotWriter;
 import io.arcon.runner.state.KeyedTimer;
 import io.arcon.runner.tss.InstanceExport;
 import io.arcon.runner.tss.TransformExport;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
-import io.arcon.runtime.operator.Output;
-import io.arcon.runner.operators.snapshot.SnapshotReader;
-import io.arcon.runner.operators.snapshot.SnapshotWriter;
 import io.arcon.runtime.operator.OperatorRestore;
 import io.arcon.runtime.operator.OperatorSnapshot;
+import io.arcon.runtime.operator.Output;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,6 +36,7 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.DoFnSchemaInformation;
 import org.apache.beam.sdk.transforms.reflect.DoFnInvoker;
 import org.apache.beam.sdk.transforms.reflect.DoFnInvokers;
+import org.apache.beam.sdk.transforms.reflect.DoFnSignatures;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.util.SerializableUtils;
@@ -44,6 +45,7 @@ import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.WindowedValue;
+import org.apache.beam.sdk.values.WindowedValues;
 import org.apache.beam.sdk.values.WindowingStrategy;
 
 /**
@@ -146,11 +148,16 @@ public final class DoFnOperator<InT, OutT> implements Operator {
 
     if (spec.stateful()) {
       keyed =
-          new KeyedStateContext<>(
+          KeyedStateContext.open(
               spec.stateEngine(),
-              ctx.stateDirectory(),
+              ctx,
               (Coder<Object>) spec.keyCoder(),
               spec.windowingStrategy().getWindowFn().windowCoder());
+      if (keyed.restoredInputWatermark() != Long.MIN_VALUE) {
+        // Input that was late at the cut is late again on replay, and timers before it fired.
+        inputWatermark = keyed.restoredInputWatermark();
+        lastInputWatermark = inputWatermark;
+      }
       if (spec.timeSortedInput()) {
         timeSorted =
             TimeSortedInput.forEngine(
@@ -304,8 +311,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     List<HeldElements.Held<InT>> retry = pushedBack.drain();
     pushedBackHold = Long.MAX_VALUE;
     for (HeldElements.Held<InT> held : retry) {
-      for (WindowedValue<InT> pushed :
-          pushbackRunner.processElementInReadyWindows(held.value())) {
+      for (WindowedValue<InT> pushed : pushbackRunner.processElementInReadyWindows(held.value())) {
         pushedBack.add(held.keyBytes(), pushed);
         pushedBackHold = Math.min(pushedBackHold, pushed.getTimestamp().getMillis());
       }
@@ -473,7 +479,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     finalizers.epochCut(snapshot.epoch());
     stableInput.seal(snapshot.epoch());
     if (keyed != null) {
-      keyed.snapshot(snapshot);
+      keyed.snapshot(snapshot, inputWatermark);
     }
     SnapshotWriter out = new SnapshotWriter(SNAPSHOT_KIND, SNAPSHOT_VERSION);
     pushedBack.writeTo(out, heldCoder);
@@ -518,7 +524,8 @@ public final class DoFnOperator<InT, OutT> implements Operator {
         HeldElements<InT> sorted = new HeldElements<>();
         sorted.readFrom(in, heldCoder, p, instance, parallelism);
         if (!sorted.isEmpty() && timeSorted == null) {
-          throw in.corrupt("it holds time-sorted input but the ParDo does not sort its input", null);
+          throw in.corrupt(
+              "it holds time-sorted input but the ParDo does not sort its input", null);
         }
         for (HeldElements.Held<InT> held : sorted.drain()) {
           timeSorted.add(held.keyBytes(), held.value());

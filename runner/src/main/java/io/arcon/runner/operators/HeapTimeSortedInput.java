@@ -4,8 +4,8 @@ import io.arcon.runner.operators.snapshot.SnapshotWriter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.beam.sdk.coders.Coder;
 import java.util.PriorityQueue;
+import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.values.WindowedValue;
 
 /**

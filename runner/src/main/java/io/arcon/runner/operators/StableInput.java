@@ -13,10 +13,10 @@ import org.apache.beam.sdk.values.WindowedValue;
 /**
  * Input of a {@code @RequiresStableInput} ParDo while the job takes epochs: an element is processed
  * only once the epoch that contains it is durable, so a restart replays exactly the same input to
- * the DoFn's side effects (as Flink's runner buffers it until the checkpoint completes). Input since
- * the last cut is open; a cut seals it under its epoch; completing an epoch releases every sealed
- * epoch up to it. Sealed input is part of the snapshot of its own epoch, so a restore from that
- * epoch (durable by definition) releases it at once.
+ * the DoFn's side effects (as Flink's runner buffers it until the checkpoint completes). Input
+ * since the last cut is open; a cut seals it under its epoch; completing an epoch releases every
+ * sealed epoch up to it. Sealed input is part of the snapshot of its own epoch, so a restore from
+ * that epoch (durable by definition) releases it at once.
  */
 final class StableInput<InT> {
   private HeldElements<InT> open = new HeldElements<>();
@@ -49,7 +49,9 @@ final class StableInput<InT> {
     return open.isEmpty() && sealed.isEmpty();
   }
 
-  /** The smallest timestamp not yet released (it holds the watermark), or {@code Long.MAX_VALUE}. */
+  /**
+   * The smallest timestamp not yet released (it holds the watermark), or {@code Long.MAX_VALUE}.
+   */
   long minTimestamp() {
     long min = open.minTimestamp();
     for (HeldElements<InT> elements : sealed.values()) {

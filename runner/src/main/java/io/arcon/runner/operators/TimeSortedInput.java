@@ -1,8 +1,8 @@
 package io.arcon.runner.operators;
 
 import io.arcon.runner.operators.snapshot.SnapshotWriter;
-import java.io.IOException;
 import io.arcon.state.StateBackend;
+import java.io.IOException;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.values.WindowedValue;

@@ -2,6 +2,7 @@ package io.arcon.runtime.checkpoint;
 
 import io.arcon.runtime.checkpoint.CheckpointLayout.OperatorPosition;
 import io.arcon.runtime.checkpoint.CheckpointLayout.VertexLayout;
+import io.arcon.runtime.epoch.JobRestore;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.KeyGroups;
 import io.arcon.runtime.operator.OperatorRestore;
@@ -19,7 +20,7 @@ import java.util.Set;
  * translation order of one process), so the graph may be fused differently and run at another
  * parallelism; key groups redistribute keyed state.
  */
-public final class RestorePlan {
+public final class RestorePlan implements JobRestore {
   private final CompletedCheckpoint checkpoint;
   private final CheckpointLayout current;
 
@@ -88,6 +89,12 @@ public final class RestorePlan {
    *
    * @param parallelism the vertex's parallelism in the new graph
    */
+  @Override
+  public long epoch() {
+    return checkpoint.epoch();
+  }
+
+  @Override
   public OperatorRestore restoreFor(
       int vertexId, int operatorIndex, int instance, int parallelism) {
     VertexLayout vertex = currentVertex(vertexId, instance);
@@ -124,6 +131,7 @@ public final class RestorePlan {
    * parallelism that is the same instance; after a change, only when every previous instance had
    * finished (otherwise the finished ones contribute empty directories to the restore).
    */
+  @Override
   public boolean startsFinished(int vertexId, int instance) {
     VertexLayout vertex = currentVertex(vertexId, instance);
     Set<VertexLayout> previous = new HashSet<>();

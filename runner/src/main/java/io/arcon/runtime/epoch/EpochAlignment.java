@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.function.IntPredicate;
 
 /**
- * Aligns the epoch markers of one node instance's input channels (Chandy–Lamport with alignment,
- * as Flink's aligned checkpoints): once a channel delivered the marker of the epoch being aligned,
- * its further input is held back, so the snapshot taken when every open channel delivered it holds
+ * Aligns the epoch markers of one node instance's input channels (Chandy–Lamport with alignment, as
+ * Flink's aligned checkpoints): once a channel delivered the marker of the epoch being aligned, its
+ * further input is held back, so the snapshot taken when every open channel delivered it holds
  * exactly the effect of the input before the markers. Channels that ended count as aligned: they
  * will send nothing more.
  *

@@ -105,8 +105,8 @@ public final class EpochCoordinator implements EpochParticipation {
   }
 
   /**
-   * Stops triggering; an epoch still in flight is given up (its files removed). Waits briefly for
-   * a commit in progress, so the job's end never races a manifest being written.
+   * Stops triggering; an epoch still in flight is given up (its files removed). Waits briefly for a
+   * commit in progress, so the job's end never races a manifest being written.
    */
   public void stop() {
     if (stopped) {

@@ -4,8 +4,8 @@ import java.nio.file.Path;
 
 /**
  * A node instance's side of the epoch protocol: where its operators write their snapshots and how
- * it reports back. Thread-safe: acknowledgements may come from the threads that finish
- * asynchronous snapshot parts.
+ * it reports back. Thread-safe: acknowledgements may come from the threads that finish asynchronous
+ * snapshot parts.
  */
 public interface EpochParticipation {
   /** The directory operator {@code operatorIndex} of this node writes into for {@code epoch}. */

@@ -1,5 +1,7 @@
 package io.arcon.runtime.node;
 
+import io.arcon.runtime.epoch.EpochAlignment;
+import io.arcon.runtime.epoch.EpochParticipation;
 import io.arcon.runtime.graph.Vertex;
 import io.arcon.runtime.job.RuntimeConfig;
 import io.arcon.runtime.messages.RuntimeMessage;
@@ -13,8 +15,6 @@ import io.arcon.runtime.node.output.EdgeOutputs;
 import io.arcon.runtime.node.output.MessageSink;
 import io.arcon.runtime.node.time.SynchronizedTime;
 import io.arcon.runtime.operator.SourceOperator;
-import io.arcon.runtime.epoch.EpochAlignment;
-import io.arcon.runtime.epoch.EpochParticipation;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -248,8 +248,7 @@ public final class NodeTask {
         }
       }
     } else if (message instanceof RuntimeMessage.EpochMarker marker) {
-      if (alignment.onMarker(marker.channel(), marker.epoch())
-          == EpochAlignment.Outcome.ALIGNED) {
+      if (alignment.onMarker(marker.channel(), marker.epoch()) == EpochAlignment.Outcome.ALIGNED) {
         epochAligned(marker.epoch());
       }
     }

@@ -1,11 +1,6 @@
 package io.arcon.runtime.node.chain;
 
 import io.arcon.runtime.epoch.JobRestore;
-import io.arcon.runtime.operator.OperatorRestore;
-import io.arcon.runtime.operator.OperatorSnapshot;
-import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.IntFunction;
 import io.arcon.runtime.graph.KeyedElement;
 import io.arcon.runtime.graph.OperatorNode;
 import io.arcon.runtime.graph.Vertex;
@@ -14,11 +9,16 @@ import io.arcon.runtime.node.bundle.BundleController;
 import io.arcon.runtime.node.output.EdgeOutputs;
 import io.arcon.runtime.node.time.SynchronizedTime;
 import io.arcon.runtime.operator.Operator;
+import io.arcon.runtime.operator.OperatorRestore;
+import io.arcon.runtime.operator.OperatorSnapshot;
 import io.arcon.runtime.operator.SourceOperator;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.IntFunction;
 
 /**
  * The fused operators of one node instance, in topological order (an operator feeds only operators

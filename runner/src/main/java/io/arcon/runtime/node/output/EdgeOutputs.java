@@ -138,8 +138,8 @@ public final class EdgeOutputs {
   }
 
   /**
-   * Sends the marker of {@code epoch} on every channel, behind everything sent so far: the receivers
-   * learn that what follows belongs to the next epoch.
+   * Sends the marker of {@code epoch} on every channel, behind everything sent so far: the
+   * receivers learn that what follows belongs to the next epoch.
    */
   public void sendEpochMarker(long epoch) {
     syncTime.sendStamped(
