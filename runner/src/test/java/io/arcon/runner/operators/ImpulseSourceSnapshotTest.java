@@ -50,7 +50,7 @@ class ImpulseSourceSnapshotTest {
     assertArrayEquals(new byte[0], (byte[]) ((WindowedValue<?>) impulse).getValue());
   }
 
-  @ParameterizedTest(name = "parallelism {0} -> {1}, snapshot after the impulse: {2}")
+  @ParameterizedTest(name = "parallelism {0} -> {1}")
   @CsvSource({"1, 1", "2, 1"})
   void aDamagedSnapshotIsRefusedNamingTheFile(int from, int to) throws Exception {
     List<Path> snapshot;
