@@ -1,7 +1,11 @@
 package io.arcon.runner.operators;
 
 import io.arcon.runner.metrics.OperatorMetrics;
+import io.arcon.runner.operators.snapshot.SnapshotReader;
+import io.arcon.runner.operators.snapshot.SnapshotWriter;
 import io.arcon.runtime.operator.OperatorContext;
+import io.arcon.runtime.operator.OperatorSnapshot;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.io.BoundedSource;
@@ -11,13 +15,40 @@ import org.apache.beam.sdk.options.PipelineOptions;
  * Primitive bounded Read: the source is split once at start into about one split per instance (more
  * when the source splits finer); instance i reads splits i, i+p, i+2p, ... one after the other. The
  * watermark stays at its minimum until every split is read.
+ *
+ * <p>A snapshot holds the splits not finished yet and, for the one being read, how many of its
+ * elements were emitted. Restoring re-reads that split from its start and skips as many: this needs
+ * the split's reader to return the same elements in the same order, which Beam's {@link
+ * BoundedSource} contract gives for a given split (a reader that does not is reported, not silently
+ * resumed at the wrong element). Beam offers no general way to make a source start at a reader's
+ * current record: {@code splitAtFraction} cuts at a later split point, and the records between the
+ * current one and that point would be lost, so it is not used.
  */
 public final class BoundedReadSource<T> extends ReadSource {
+  static final String SNAPSHOT_FILE = "bounded-read";
+  private static final String SNAPSHOT_KIND = "bounded-read";
+  private static final int SNAPSHOT_FORMAT = 1;
+
+  /** A split still to read, and how many of its elements were emitted. */
+  private static final class SplitPosition<T> {
+    final BoundedSource<T> split;
+    long emitted;
+
+    SplitPosition(BoundedSource<T> split, long emitted) {
+      this.split = split;
+      this.emitted = emitted;
+    }
+  }
+
   private final BoundedSource<T> source;
-  private final List<BoundedSource<T>> mySplits = new ArrayList<>();
-  private int nextSplit;
+  private final List<SplitPosition<T>> mySplits = new ArrayList<>();
+
+  /** The split being read; the ones before it are finished. */
+  private int current;
+
+  /** The reader of split {@link #current}, or null before it is opened. */
   private BoundedSource.BoundedReader<T> reader;
-  private boolean readerStarted;
+
   private boolean done;
 
   public BoundedReadSource(
@@ -28,9 +59,17 @@ public final class BoundedReadSource<T> extends ReadSource {
 
   @Override
   void openReaders(OperatorContext ctx) throws Exception {
+    if (ctx.restore() != null) {
+      List<SplitPosition<T>> positions = new ArrayList<>();
+      for (Path directory : directoriesToRestore(ctx.restore())) {
+        readPositions(directory.resolve(SNAPSHOT_FILE), positions);
+      }
+      mySplits.addAll(shareOf(positions, ctx.restore(), ctx));
+      return;
+    }
     List<? extends BoundedSource<T>> splits = split(source, options, ctx.parallelism());
     for (int i = ctx.instanceIndex(); i < splits.size(); i += ctx.parallelism()) {
-      mySplits.add(splits.get(i));
+      mySplits.add(new SplitPosition<>(splits.get(i), 0));
     }
   }
 
@@ -49,25 +88,80 @@ public final class BoundedReadSource<T> extends ReadSource {
   PollResult read(int maxElements) throws Exception {
     int emitted = 0;
     while (emitted < maxElements) {
+      boolean available;
       if (reader == null) {
-        if (nextSplit >= mySplits.size()) {
+        if (current >= mySplits.size()) {
           done = true;
           return PollResult.DONE;
         }
-        reader = mySplits.get(nextSplit++).createReader(options);
-        readerStarted = false;
+        available = openAtPosition(mySplits.get(current));
+      } else {
+        available = reader.advance();
       }
-      boolean available = readerStarted ? reader.advance() : reader.start();
-      readerStarted = true;
       if (!available) {
         reader.close();
         reader = null;
+        current++;
         continue;
       }
       emitCurrent(reader);
+      mySplits.get(current).emitted++;
       emitted++;
     }
     return PollResult.MORE;
+  }
+
+  /**
+   * Opens the split's reader and skips the elements already emitted.
+   *
+   * @return whether the reader has a current element to emit next
+   */
+  private boolean openAtPosition(SplitPosition<T> position) throws Exception {
+    reader = position.split.createReader(options);
+    boolean available = reader.start();
+    for (long skipped = 0; skipped < position.emitted; skipped++) {
+      if (!available) {
+        throw new IllegalStateException(
+            "Cannot resume reading "
+                + position.split
+                + ": it yielded "
+                + skipped
+                + " elements, but "
+                + position.emitted
+                + " had been emitted before the checkpoint. A bounded read resumes by re-reading"
+                + " its split and skipping what was emitted, so the source's reader must return"
+                + " the same elements in the same order every time; fix the source or start"
+                + " without --restoreFrom.");
+      }
+      available = reader.advance();
+    }
+    return available;
+  }
+
+  @Override
+  void writePosition(OperatorSnapshot snapshot) throws Exception {
+    SnapshotWriter out = new SnapshotWriter(SNAPSHOT_KIND, SNAPSHOT_FORMAT);
+    out.writeInt(mySplits.size() - current);
+    for (SplitPosition<T> position : mySplits.subList(current, mySplits.size())) {
+      out.writeSerialized(position.split);
+      out.writeLong(position.emitted);
+    }
+    out.writeTo(snapshot.directory().resolve(SNAPSHOT_FILE));
+  }
+
+  @SuppressWarnings("unchecked")
+  private void readPositions(Path file, List<SplitPosition<T>> positions) throws Exception {
+    SnapshotReader in = SnapshotReader.open(file, SNAPSHOT_KIND, SNAPSHOT_FORMAT);
+    int splits = in.readCount("split count", 1);
+    for (int s = 0; s < splits; s++) {
+      BoundedSource<T> split = in.readSerialized(BoundedSource.class, "split " + s);
+      long emitted = in.readLong("elements emitted from split " + s);
+      if (emitted < 0) {
+        throw in.corrupt("split " + s + " has " + emitted + " elements emitted", null);
+      }
+      positions.add(new SplitPosition<>(split, emitted));
+    }
+    in.expectEnd();
   }
 
   @Override

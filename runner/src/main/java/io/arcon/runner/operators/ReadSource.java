@@ -2,15 +2,20 @@ package io.arcon.runner.operators;
 
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runtime.operator.OperatorContext;
+import io.arcon.runtime.operator.OperatorRestore;
+import io.arcon.runtime.operator.OperatorSnapshot;
 import io.arcon.runtime.operator.SourceOperator;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.beam.sdk.io.Source;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.values.WindowedValues;
 
 /**
  * A primitive Read as a source operator: the Beam source's code (splitting, creating readers,
- * reading) runs in the step's metrics scope, since sources may report metrics while doing any of
- * it.
+ * reading, checkpointing) runs in the step's metrics scope, since sources may report metrics while
+ * doing any of it.
  */
 abstract class ReadSource implements SourceOperator {
   final PipelineOptions options;
@@ -33,11 +38,27 @@ abstract class ReadSource implements SourceOperator {
     return metrics.scoped(() -> read(maxElements));
   }
 
-  /** Splits the source and takes this instance's share of the splits. */
+  @Override
+  public final void snapshotState(OperatorSnapshot snapshot) throws Exception {
+    metrics.scoped(() -> writePosition(snapshot));
+  }
+
+  /**
+   * Splits the source and takes this instance's share of the splits, or, when {@link
+   * OperatorContext#restore()} is set, takes its share of the positions the checkpoint holds.
+   */
   abstract void openReaders(OperatorContext ctx) throws Exception;
 
   /** Emits up to {@code maxElements} elements (see {@link SourceOperator#poll}). */
   abstract PollResult read(int maxElements) throws Exception;
+
+  /** Writes this instance's read position into the snapshot's directory. */
+  abstract void writePosition(OperatorSnapshot snapshot) throws Exception;
+
+  /** Runs source code outside {@link #open}, {@link #poll} and snapshots in the metrics scope. */
+  final void inMetricsScope(OperatorMetrics.Action work) throws Exception {
+    metrics.scoped(work);
+  }
 
   /** Emits the reader's current record, in the global window at its timestamp. */
   final void emitCurrent(Source.Reader<?> reader) {
@@ -47,5 +68,38 @@ abstract class ReadSource implements SourceOperator {
             0,
             WindowedValues.timestampedValueInGlobalWindow(
                 reader.getCurrent(), reader.getCurrentTimestamp()));
+  }
+
+  /**
+   * The snapshot directories an instance restores positions from: its own with an unchanged
+   * parallelism; otherwise every previous instance's, in instance order, from which {@link
+   * #shareOf} then keeps this instance's part.
+   */
+  static List<Path> directoriesToRestore(OperatorRestore restore) {
+    if (restore.sameParallelism()) {
+      return List.of(restore.ownDirectory());
+    }
+    List<Path> directories = new ArrayList<>();
+    for (int i = 0; i < restore.previousParallelism(); i++) {
+      directories.add(restore.directoryOf(i));
+    }
+    return directories;
+  }
+
+  /**
+   * This instance's part of the positions read from {@link #directoriesToRestore}: all of them with
+   * an unchanged parallelism, else position j goes to instance {@code j % parallelism}. The order
+   * of the list is deterministic (previous instance, then position within it), so the instances
+   * together take every position exactly once.
+   */
+  static <P> List<P> shareOf(List<P> positions, OperatorRestore restore, OperatorContext ctx) {
+    if (restore.sameParallelism()) {
+      return positions;
+    }
+    List<P> share = new ArrayList<>();
+    for (int j = ctx.instanceIndex(); j < positions.size(); j += ctx.parallelism()) {
+      share.add(positions.get(j));
+    }
+    return share;
   }
 }

@@ -1,9 +1,13 @@
 package io.arcon.runner.operators;
 
+import io.arcon.runner.operators.snapshot.SnapshotReader;
+import io.arcon.runner.operators.snapshot.SnapshotWriter;
 import io.arcon.runtime.job.JobActivity;
 import io.arcon.runtime.job.ManualClock;
 import io.arcon.runtime.operator.OperatorContext;
+import io.arcon.runtime.operator.OperatorSnapshot;
 import io.arcon.runtime.operator.SourceOperator;
+import java.nio.file.Path;
 import java.util.List;
 import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
@@ -16,8 +20,16 @@ import org.apache.beam.sdk.values.WindowedValues;
  * only after the whole job is quiescent (every earlier event fully processed), which is the
  * ordering TestStream promises. Processing time is the job's manual clock; advancing it wakes every
  * node so due processing-time timers fire. Runs on instance 0 only.
+ *
+ * <p>Its snapshot holds the index of the next event, the watermark reached and the manual clock's
+ * time: a restored job sets the clock back to that time (the restored timers are due relative to
+ * it) and continues with the next event.
  */
 public final class TestStreamSource<T> implements SourceOperator {
+  static final String SNAPSHOT_FILE = "test-stream";
+  private static final String SNAPSHOT_KIND = "test-stream";
+  private static final int SNAPSHOT_FORMAT = 1;
+
   private final List<TestStream.Event<T>> events;
   private final ManualClock clock;
   private final JobActivity activity;
@@ -34,12 +46,42 @@ public final class TestStreamSource<T> implements SourceOperator {
   }
 
   @Override
-  public void open(OperatorContext ctx) {
+  public void open(OperatorContext ctx) throws Exception {
     this.context = ctx;
     this.active = ctx.instanceIndex() == 0;
     if (!active) {
       watermark = Long.MAX_VALUE;
+    } else if (ctx.restore() != null) {
+      // Only instance 0 replays events, whatever the parallelism was.
+      resume(ctx.restore().directoryOf(0).resolve(SNAPSHOT_FILE));
     }
+  }
+
+  private void resume(Path file) throws Exception {
+    SnapshotReader in = SnapshotReader.open(file, SNAPSHOT_KIND, SNAPSHOT_FORMAT);
+    int eventCount = in.readInt("event count");
+    int nextEvent = in.readInt("next event");
+    long restoredWatermark = in.readLong("watermark");
+    long clockMillis = in.readLong("processing time");
+    in.expectEnd();
+    if (eventCount != events.size()) {
+      throw new IllegalStateException(
+          "The checkpoint in "
+              + file
+              + " was taken from a TestStream of "
+              + eventCount
+              + " events, this pipeline's has "
+              + events.size()
+              + ": restore the pipeline that wrote the checkpoint.");
+    }
+    if (nextEvent < 0 || nextEvent > eventCount) {
+      throw in.corrupt("its next event " + nextEvent + " is not within 0.." + eventCount, null);
+    }
+    next = nextEvent;
+    watermark = restoredWatermark;
+    // ManualClock moves by deltas only; a negative one takes it back to the checkpoint's time (the
+    // new job's clock started at the wall clock, or a restarted job's moved past the checkpoint).
+    clock.advance(clockMillis - clock.nowMillis());
   }
 
   @Override
@@ -74,5 +116,18 @@ public final class TestStreamSource<T> implements SourceOperator {
   @Override
   public long currentWatermark() {
     return watermark;
+  }
+
+  @Override
+  public void snapshotState(OperatorSnapshot snapshot) throws Exception {
+    if (!active) {
+      return; // instance 0 alone replays the stream and keeps its position
+    }
+    new SnapshotWriter(SNAPSHOT_KIND, SNAPSHOT_FORMAT)
+        .writeInt(events.size())
+        .writeInt(next)
+        .writeLong(watermark)
+        .writeLong(clock.nowMillis())
+        .writeTo(snapshot.directory().resolve(SNAPSHOT_FILE));
   }
 }
