@@ -120,7 +120,8 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             // Under a manual (TestStream) clock every node sees the same time anyway.
             translation.manualClock() == null && translation.usesSynchronizedTime(),
             checkpoints.enabled(),
-            initialRestore);
+            initialRestore,
+            options.getEpochFaultInjector());
     // This JVM is the job's SDK harness: its user code logs at the job's harness log levels.
     HarnessLogLevels.Lease logLevels = HarnessLogLevels.apply(options.as(SdkHarnessOptions.class));
     CheckpointStore store = null;

@@ -1,7 +1,10 @@
 package io.arcon.runner.checkpointing;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.arcon.runtime.epoch.EpochFaultInjector;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.Hidden;
 import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
@@ -61,4 +64,11 @@ public interface CheckpointingOptions extends PipelineOptions {
   String getRestoreFrom();
 
   void setRestoreFrom(String checkpoint);
+
+  /** Fault injection for the epoch protocol's own tests; not a command-line option. */
+  @JsonIgnore
+  @Hidden
+  EpochFaultInjector getEpochFaultInjector();
+
+  void setEpochFaultInjector(EpochFaultInjector faults);
 }

@@ -6,6 +6,7 @@ import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.OperatorRestore;
 import io.arcon.runtime.operator.OperatorSnapshot;
 import io.arcon.runtime.operator.SourceOperator;
+import java.nio.file.Path;
 import org.apache.beam.sdk.values.WindowedValues;
 
 /**
@@ -29,9 +30,14 @@ public final class ImpulseSource implements SourceOperator {
     OperatorRestore restore = context.restore();
     if (restore != null) {
       for (int i = 0; i < restore.previousParallelism(); i++) {
+        Path directory = restore.directoryOf(i);
+        if (ReadSource.finishedBeforeCut(directory)) {
+          // Only instance 0 emits, and it finishes right after: finished means emitted.
+          emitted |= i == 0;
+          continue;
+        }
         SnapshotReader in =
-            SnapshotReader.open(
-                restore.directoryOf(i).resolve(SNAPSHOT_FILE), SNAPSHOT_KIND, SNAPSHOT_FORMAT);
+            SnapshotReader.open(directory.resolve(SNAPSHOT_FILE), SNAPSHOT_KIND, SNAPSHOT_FORMAT);
         emitted |= in.readBoolean("impulse emitted");
         in.expectEnd();
       }

@@ -76,14 +76,30 @@ abstract class ReadSource implements SourceOperator {
    * #shareOf} then keeps this instance's part.
    */
   static List<Path> directoriesToRestore(OperatorRestore restore) {
-    if (restore.sameParallelism()) {
-      return List.of(restore.ownDirectory());
-    }
     List<Path> directories = new ArrayList<>();
-    for (int i = 0; i < restore.previousParallelism(); i++) {
-      directories.add(restore.directoryOf(i));
+    if (restore.sameParallelism()) {
+      directories.add(restore.ownDirectory());
+    } else {
+      for (int i = 0; i < restore.previousParallelism(); i++) {
+        directories.add(restore.directoryOf(i));
+      }
     }
+    directories.removeIf(ReadSource::finishedBeforeCut);
     return directories;
+  }
+
+  /**
+   * True for the empty directory of an instance that had ended all its work before the epoch
+   * reached it: it left no position because nothing was left to read. (A file missing from a
+   * non-empty directory is damage; the epoch's manifest lists every file, so a checkpoint that lost
+   * one is refused before any operator opens.)
+   */
+  static boolean finishedBeforeCut(Path directory) {
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(directory)) {
+      return files.findAny().isEmpty();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot list snapshot directory " + directory, e);
+    }
   }
 
   /**

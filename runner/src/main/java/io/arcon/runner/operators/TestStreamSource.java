@@ -81,7 +81,7 @@ public final class TestStreamSource<T> implements SourceOperator {
     watermark = restoredWatermark;
     // ManualClock moves by deltas only; a negative one takes it back to the checkpoint's time (the
     // new job's clock started at the wall clock, or a restarted job's moved past the checkpoint).
-    clock.advance(clockMillis - clock.nowMillis());
+    clock.set(clockMillis);
   }
 
   @Override

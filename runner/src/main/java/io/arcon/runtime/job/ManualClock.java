@@ -26,4 +26,9 @@ public final class ManualClock implements JobClock {
   public void advance(long millis) {
     now.addAndGet(millis);
   }
+
+  /** Sets the time (a restored job resumes at its checkpoint's time, which may be earlier). */
+  public void set(long millis) {
+    now.set(millis);
+  }
 }

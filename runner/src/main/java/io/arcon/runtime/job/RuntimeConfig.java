@@ -20,6 +20,7 @@ import java.nio.file.Path;
  * @param checkpointing whether the job takes epoch snapshots (operators then defer side effects to
  *     completed epochs)
  * @param restore the epoch the job resumes from, or null for a fresh start
+ * @param faults fault injection for tests of the epoch protocol, null otherwise
  */
 public record RuntimeConfig(
     long maxBundleSize,
@@ -32,7 +33,8 @@ public record RuntimeConfig(
     JobActivity activity,
     boolean trackSynchronizedTime,
     boolean checkpointing,
-    io.arcon.runtime.epoch.JobRestore restore) {
+    io.arcon.runtime.epoch.JobRestore restore,
+    io.arcon.runtime.epoch.EpochFaultInjector faults) {
 
   /** A job without epochs. */
   public RuntimeConfig(
@@ -56,6 +58,7 @@ public record RuntimeConfig(
         activity,
         trackSynchronizedTime,
         false,
+        null,
         null);
   }
 
@@ -72,7 +75,8 @@ public record RuntimeConfig(
         activity,
         trackSynchronizedTime,
         checkpointing,
-        restore);
+        restore,
+        faults);
   }
 
   public RuntimeConfig {

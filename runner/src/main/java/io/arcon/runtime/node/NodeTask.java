@@ -1,6 +1,7 @@
 package io.arcon.runtime.node;
 
 import io.arcon.runtime.epoch.EpochAlignment;
+import io.arcon.runtime.epoch.EpochFaultInjector;
 import io.arcon.runtime.epoch.EpochParticipation;
 import io.arcon.runtime.graph.Vertex;
 import io.arcon.runtime.job.RuntimeConfig;
@@ -321,10 +322,17 @@ public final class NodeTask {
     if (bundle.isOpen()) {
       bundle.finish();
     }
+    EpochFaultInjector faults = config.faults();
+    if (faults != null) {
+      faults.beforeSnapshot(vertex.name(), instance, epoch);
+    }
     List<CompletableFuture<?>> asyncParts =
         chain.snapshotState(
             epoch, operator -> epochs.operatorDirectory(epoch, vertex.id(), instance, operator));
     outputs.sendEpochMarker(epoch);
+    if (faults != null) {
+      faults.beforeAcknowledge(vertex.name(), instance, epoch);
+    }
     int vertexId = vertex.id();
     CompletableFuture.allOf(asyncParts.toArray(new CompletableFuture<?>[0]))
         .whenComplete(
