@@ -146,17 +146,27 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
       }
       throw e;
     }
-    if (store != null) {
-      CheckpointStore opened = store;
-      monitor.outcome().whenComplete((outcome, failure) -> opened.close());
-    }
     if (tss != null) {
       TssLink link = tss;
       monitor.outcome().whenComplete((outcome, failure) -> link.close());
     }
+    CheckpointStore checkpointStore = store;
     ArconPipelineResult result =
         new ArconPipelineResult(
-            monitor, metrics, temporaryState ? stateRoot : null, logLevels::release);
+            monitor,
+            metrics,
+            temporaryState ? stateRoot : null,
+            () -> {
+              logLevels.release();
+              if (checkpointStore != null) {
+                // A finished job has nothing to resume; a failed or cancelled one keeps them.
+                if (monitor.outcome().getNow(null) == JobMonitor.Outcome.DONE) {
+                  checkpointStore.closeAndDiscard();
+                } else {
+                  checkpointStore.close();
+                }
+              }
+            });
     // Pushes metrics to --metricsSink every --metricsPushPeriod when a sink is configured.
     new MetricsPusher(metrics, options.as(MetricsOptions.class), result).start();
     return result;

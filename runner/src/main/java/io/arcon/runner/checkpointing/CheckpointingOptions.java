@@ -23,7 +23,8 @@ public interface CheckpointingOptions extends PipelineOptions {
   void setCheckpointingInterval(Long intervalMillis);
 
   @Description(
-      "Directory that keeps the checkpoints (one subdirectory per job name). Default:"
+      "Directory that keeps the checkpoints (one subdirectory per job name; kept when the job fails"
+          + " or is cancelled, deleted when it finishes). Default:"
           + " <stateDir>/checkpoints with --stateDir, else <java.io.tmpdir>/arcon-checkpoints.")
   String getCheckpointDir();
 

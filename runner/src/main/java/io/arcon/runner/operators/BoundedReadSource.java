@@ -61,7 +61,7 @@ public final class BoundedReadSource<T> extends ReadSource {
   void openReaders(OperatorContext ctx) throws Exception {
     if (ctx.restore() != null) {
       List<SplitPosition<T>> positions = new ArrayList<>();
-      for (Path directory : directoriesToRestore(ctx.restore())) {
+      for (Path directory : directoriesToRestore(ctx.restore(), ctx.instanceIndex())) {
         readPositions(directory.resolve(SNAPSHOT_FILE), positions);
       }
       mySplits.addAll(shareOf(positions, ctx.restore(), ctx));

@@ -13,11 +13,11 @@ import io.arcon.runtime.operator.OperatorRestore;
 import io.arcon.runtime.operator.OperatorSnapshot;
 import io.arcon.runtime.operator.Output;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import org.apache.beam.runners.core.DoFnRunner;
 import org.apache.beam.runners.core.DoFnRunners;
 import org.apache.beam.runners.core.InMemoryStateInternals;
@@ -36,6 +36,7 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.DoFnSchemaInformation;
 import org.apache.beam.sdk.transforms.reflect.DoFnInvoker;
 import org.apache.beam.sdk.transforms.reflect.DoFnInvokers;
+import org.apache.beam.sdk.transforms.reflect.DoFnSignature;
 import org.apache.beam.sdk.transforms.reflect.DoFnSignatures;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
@@ -467,7 +468,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   static final String SNAPSHOT_FILE = "dofn";
 
   private static final String SNAPSHOT_KIND = "dofn-operator";
-  private static final int SNAPSHOT_VERSION = 1;
+  private static final int SNAPSHOT_VERSION = 2;
 
   /**
    * Cuts epoch {@code snapshot.epoch()}: the state backend's snapshot, then one file with the input
@@ -482,6 +483,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       keyed.snapshot(snapshot, inputWatermark);
     }
     SnapshotWriter out = new SnapshotWriter(SNAPSHOT_KIND, SNAPSHOT_VERSION);
+    out.writeBytes(doFnIdentity());
     pushedBack.writeTo(out, heldCoder);
     stableInput.writeTo(out, heldCoder);
     out.writeBoolean(timeSorted != null);
@@ -496,6 +498,21 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   }
 
   /**
+   * What a restore must find unchanged: the DoFn's class and the state and timers it declares (a
+   * changed DoFn under the same transform name would misread the state).
+   */
+  private byte[] doFnIdentity() {
+    DoFnSignature signature = DoFnSignatures.getSignature(spec.fn().getClass());
+    return ("DoFn "
+            + spec.fn().getClass().getName()
+            + " with state "
+            + new TreeSet<>(signature.stateDeclarations().keySet())
+            + " and timers "
+            + new TreeSet<>(signature.timerDeclarations().keySet()))
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
    * Restores what {@link #snapshotState} wrote. After a parallelism change every previous
    * instance's file is read and held input is kept where its key now lives; side inputs are the
    * same in every instance, so the first one's are taken.
@@ -503,21 +520,24 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   private void restoreHeld(OperatorRestore restore) throws IOException {
     int instance = context.instanceIndex();
     int parallelism = context.parallelism();
-    List<Integer> previous = new ArrayList<>();
-    if (restore.sameParallelism()) {
-      previous.add(instance);
-    } else {
-      for (int i = 0; i < restore.previousParallelism(); i++) {
-        previous.add(i);
-      }
-    }
     boolean sideInputsRead = false;
-    for (int p : previous) {
+    for (int p : RestoredInstances.toRead(restore, instance)) {
       Path file = restore.directoryOf(p).resolve(SNAPSHOT_FILE);
-      if (!Files.exists(file)) {
-        continue; // that instance had ended before the epoch: it held nothing
-      }
       SnapshotReader in = SnapshotReader.open(file, SNAPSHOT_KIND, SNAPSHOT_VERSION);
+      String saved = new String(in.readBytes("DoFn identity"), StandardCharsets.UTF_8);
+      String now = new String(doFnIdentity(), StandardCharsets.UTF_8);
+      if (!saved.equals(now)) {
+        throw new IllegalStateException(
+            "Cannot restore "
+                + spec.stepName()
+                + " from "
+                + file
+                + ": the checkpoint ran "
+                + saved
+                + " but the pipeline now runs "
+                + now
+                + ". --restoreFrom needs the same pipeline; start this one without it.");
+      }
       pushedBack.readFrom(in, heldCoder, p, instance, parallelism);
       stableInput.readFrom(in, heldCoder, restore.epoch(), p, instance, parallelism);
       if (in.readBoolean("time-sorted input presence")) {
@@ -539,11 +559,9 @@ public final class DoFnOperator<InT, OutT> implements Operator {
                 : "it holds no side inputs but the ParDo reads some",
             null);
       }
-      if (hasSideInputs && !sideInputsRead) {
-        sideInputs.readFrom(in);
+      if (hasSideInputs) {
+        sideInputs.readFrom(in, !sideInputsRead);
         sideInputsRead = true;
-      } else if (hasSideInputs) {
-        SideInputReadiness.skip(in, spec.sideInputs());
       }
       in.expectEnd();
     }

@@ -31,7 +31,7 @@ public final class ImpulseSource implements SourceOperator {
     if (restore != null) {
       for (int i = 0; i < restore.previousParallelism(); i++) {
         Path directory = restore.directoryOf(i);
-        if (ReadSource.finishedBeforeCut(directory)) {
+        if (RestoredInstances.finishedBeforeCut(directory)) {
           // Only instance 0 emits, and it finishes right after: finished means emitted.
           emitted |= i == 0;
           continue;

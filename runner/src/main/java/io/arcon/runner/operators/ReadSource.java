@@ -71,35 +71,16 @@ abstract class ReadSource implements SourceOperator {
   }
 
   /**
-   * The snapshot directories an instance restores positions from: its own with an unchanged
-   * parallelism; otherwise every previous instance's, in instance order, from which {@link
-   * #shareOf} then keeps this instance's part.
+   * The snapshot directories an instance resumes from: see {@link RestoredInstances#toRead}.
+   *
+   * @param instance this instance's index
    */
-  static List<Path> directoriesToRestore(OperatorRestore restore) {
+  static List<Path> directoriesToRestore(OperatorRestore restore, int instance) {
     List<Path> directories = new ArrayList<>();
-    if (restore.sameParallelism()) {
-      directories.add(restore.ownDirectory());
-    } else {
-      for (int i = 0; i < restore.previousParallelism(); i++) {
-        directories.add(restore.directoryOf(i));
-      }
+    for (int previous : RestoredInstances.toRead(restore, instance)) {
+      directories.add(restore.directoryOf(previous));
     }
-    directories.removeIf(ReadSource::finishedBeforeCut);
     return directories;
-  }
-
-  /**
-   * True for the empty directory of an instance that had ended all its work before the epoch
-   * reached it: it left no position because nothing was left to read. (A file missing from a
-   * non-empty directory is damage; the epoch's manifest lists every file, so a checkpoint that lost
-   * one is refused before any operator opens.)
-   */
-  static boolean finishedBeforeCut(Path directory) {
-    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(directory)) {
-      return files.findAny().isEmpty();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("Cannot list snapshot directory " + directory, e);
-    }
   }
 
   /**

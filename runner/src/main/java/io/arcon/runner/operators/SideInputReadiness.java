@@ -68,39 +68,31 @@ final class SideInputReadiness implements ReadyCheckingSideInputReader {
     }
   }
 
-  /** Restores what {@link #writeTo} wrote (every instance holds the same side inputs). */
+  /**
+   * Restores what {@link #writeTo} wrote; with {@code keep} false only reads past it (every
+   * instance holds the same side inputs, so a restore after a parallelism change keeps one copy).
+   */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  void readFrom(SnapshotReader in) throws IOException {
+  void readFrom(SnapshotReader in, boolean keep) throws IOException {
     int count = in.readInt("side input count");
     if (count != views.size()) {
       throw in.corrupt(
-          "it holds " + count + " side inputs but the ParDo reads " + views.size(), null);
+          "it holds " + count + " side inputs but the step reads " + views.size(), null);
     }
     for (PCollectionView<?> view : views) {
       Coder coder = paneCoder(view);
       int paneCount = in.readCount("side input panes", 1);
       for (int i = 0; i < paneCount; i++) {
-        add(view, (WindowedValue<Iterable<?>>) in.readEncoded(coder, "side input pane"));
+        WindowedValue<Iterable<?>> pane =
+            (WindowedValue<Iterable<?>>) in.readEncoded(coder, "side input pane");
+        if (keep) {
+          add(view, pane);
+        }
       }
-      advanceWatermark(view, in.readLong("side input watermark"));
-    }
-  }
-
-  /** Reads past what {@link #writeTo} wrote for {@code views}, keeping nothing. */
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  static void skip(SnapshotReader in, List<PCollectionView<?>> views) throws IOException {
-    int count = in.readInt("side input count");
-    if (count != views.size()) {
-      throw in.corrupt(
-          "it holds " + count + " side inputs but the ParDo reads " + views.size(), null);
-    }
-    for (PCollectionView<?> view : views) {
-      Coder coder = paneCoder(view);
-      int paneCount = in.readCount("side input panes", 1);
-      for (int i = 0; i < paneCount; i++) {
-        in.readEncoded(coder, "side input pane");
+      long watermark = in.readLong("side input watermark");
+      if (keep) {
+        advanceWatermark(view, watermark);
       }
-      in.readLong("side input watermark");
     }
   }
 

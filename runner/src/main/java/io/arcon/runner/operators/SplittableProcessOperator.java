@@ -1,11 +1,15 @@
 package io.arcon.runner.operators;
 
 import io.arcon.runner.metrics.OperatorMetrics;
+import io.arcon.runner.operators.snapshot.SnapshotReader;
+import io.arcon.runner.operators.snapshot.SnapshotWriter;
 import io.arcon.runner.state.KeyedTimer;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
+import io.arcon.runtime.operator.OperatorRestore;
 import io.arcon.runtime.operator.OperatorSnapshot;
 import io.arcon.runtime.operator.Output;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -66,9 +70,10 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
   private SplittableParDoViaKeyedWorkItems.ProcessFn<InT, OutT, RestT, ?, ?> processFn;
   private SideInputReadiness sideInputs;
   private ScheduledExecutorService checkpointTimer;
-  private final BundleFinalizers finalizers = new BundleFinalizers();
+  private BundleFinalizers finalizers;
   private final List<WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>>> pushedBack =
       new ArrayList<>();
+  private Coder<WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>>> heldCoder;
   private long inputWatermark = Long.MIN_VALUE;
 
   public SplittableProcessOperator(Spec<InT, OutT, RestT> spec) {
@@ -79,6 +84,10 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
   @SuppressWarnings({"unchecked", "rawtypes"})
   public void open(OperatorContext ctx) throws Exception {
     this.context = ctx;
+    this.finalizers = new BundleFinalizers(ctx.checkpointingEnabled());
+    this.heldCoder =
+        WindowedValues.getFullCoder(
+            spec.inputCoder(), spec.windowingStrategy().getWindowFn().windowCoder());
     // Each parallel instance owns its DoFn: lifecycle methods run once per instance.
     DoFn<InT, OutT> fn = org.apache.beam.sdk.util.SerializableUtils.clone(spec.transform().getFn());
     processFn = spec.transform().newProcessFn(fn);
@@ -146,6 +155,9 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
             DoFnSchemaInformation.create(),
             spec.transform().getSideInputMapping());
     runner = new ProcessFnRunner<>(spec.metrics().scoped(simple), views, sideInputs);
+    if (ctx.restore() != null) {
+      restoreHeld(ctx.restore());
+    }
   }
 
   @Override
@@ -226,7 +238,18 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
 
   @Override
   public void advanceProcessingTime(long nowMillis) {
-    keyed.fireProcessingTimers(inputWatermark, nowMillis, this::fire);
+    // Only the resumptions due when the round starts: a residual that resumes at once schedules
+    // itself for "now" again, and firing those too would keep the node in this round for as long
+    // as the restriction lasts, with its mailbox (epochs, finalization) unread.
+    keyed.setWatermarks(inputWatermark, new org.joda.time.Instant(nowMillis));
+    List<KeyedTimer> due = new ArrayList<>();
+    KeyedTimer timer;
+    while ((timer = keyed.pollProcessingTimer(nowMillis)) != null) {
+      due.add(timer);
+    }
+    for (KeyedTimer t : due) {
+      fire(t);
+    }
   }
 
   private void fire(KeyedTimer timer) {
@@ -264,27 +287,54 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
     spec.metrics().scoped(finalizers::finalizeBundle);
   }
 
+  private static final String SNAPSHOT_FILE = "splittable";
+  private static final String SNAPSHOT_KIND = "splittable-process";
+  private static final int SNAPSHOT_VERSION = 1;
+
   /**
    * The restrictions in progress, their watermark estimator states and the timers that resume them
-   * are keyed state; the input watermark goes with the snapshot. The side-input buffer and the
-   * elements pushed back waiting for it are in memory and not snapshotted yet, so a step with side
-   * inputs refuses (pushed-back elements exist only with side inputs).
+   * are keyed state (with the input watermark, in the backend's snapshot); the side inputs received
+   * so far and the work items pushed back waiting for them are written next to it.
    */
   @Override
-  public void snapshotState(OperatorSnapshot snapshot) {
-    if (!spec.transform().getSideInputs().isEmpty()) {
-      throw new UnsupportedOperationException(
-          "Checkpointing the splittable DoFn "
-              + spec.stepName()
-              + " is not supported: it reads side inputs, whose buffer is not part of snapshots"
-              + " yet. Run this pipeline without --checkpointingInterval, or pass the side input"
-              + " as a main input.");
-    }
-    if (!pushedBack.isEmpty()) {
-      throw new IllegalStateException(
-          spec.stepName() + " holds pushed-back elements without side inputs");
-    }
+  public void snapshotState(OperatorSnapshot snapshot) throws Exception {
+    finalizers.epochCut(snapshot.epoch());
     keyed.snapshot(snapshot, inputWatermark);
+    SnapshotWriter out = new SnapshotWriter(SNAPSHOT_KIND, SNAPSHOT_VERSION);
+    List<HeldElements.Held<KeyedWorkItem<byte[], KV<InT, RestT>>>> held = new ArrayList<>();
+    for (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>> item : pushedBack) {
+      held.add(new HeldElements.Held<>(keyBytesOf(item.getValue().key()), item));
+    }
+    HeldElements.write(out, heldCoder, held);
+    sideInputs.writeTo(out);
+    out.writeTo(snapshot.directory().resolve(SNAPSHOT_FILE));
+  }
+
+  private void restoreHeld(OperatorRestore restore) throws IOException {
+    boolean sideInputsRead = false;
+    HeldElements<KeyedWorkItem<byte[], KV<InT, RestT>>> restored = new HeldElements<>();
+    for (int p : RestoredInstances.toRead(restore, context.instanceIndex())) {
+      SnapshotReader in =
+          SnapshotReader.open(
+              restore.directoryOf(p).resolve(SNAPSHOT_FILE), SNAPSHOT_KIND, SNAPSHOT_VERSION);
+      restored.readFrom(in, heldCoder, p, context.instanceIndex(), context.parallelism());
+      sideInputs.readFrom(in, !sideInputsRead);
+      sideInputsRead = true;
+      in.expectEnd();
+    }
+    for (HeldElements.Held<KeyedWorkItem<byte[], KV<InT, RestT>>> held : restored.drain()) {
+      pushedBack.add(held.value());
+    }
+  }
+
+  /** The bytes the keyed edge routed the work item by (its key, encoded). */
+  private static byte[] keyBytesOf(byte[] key) throws IOException {
+    return org.apache.beam.sdk.util.CoderUtils.encodeToByteArray(ByteArrayCoder.of(), key);
+  }
+
+  @Override
+  public void epochCompleted(long epoch) throws Exception {
+    spec.metrics().scoped(() -> finalizers.epochCompleted(epoch));
   }
 
   @Override

@@ -182,7 +182,7 @@ public final class UnboundedReadSource<T> extends ReadSource {
   private void resume(OperatorContext ctx, List<ByteBuffer> restoredIds) throws Exception {
     OperatorRestore restore = ctx.restore();
     List<Position<T>> positions = new ArrayList<>();
-    for (Path directory : directoriesToRestore(restore)) {
+    for (Path directory : directoriesToRestore(restore, ctx.instanceIndex())) {
       readPositions(directory.resolve(SNAPSHOT_FILE), positions, restoredIds);
     }
     long resumedWatermark = Long.MAX_VALUE;

@@ -247,6 +247,15 @@ public final class CheckpointStore implements AutoCloseable {
     }
   }
 
+  /**
+   * Closes the store and deletes every checkpoint of the job: for a job that finished, which has
+   * nothing left to resume (as Flink discards the checkpoints of a finished job).
+   */
+  public void closeAndDiscard() {
+    close();
+    FileTrees.deleteRecursively(jobDirectory);
+  }
+
   ReentrantLock commitLock() {
     return commitLock;
   }

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * acknowledgement, commits the epoch's checkpoint (manifest last) and tells every node the epoch is
  * durable. One epoch is in flight at a time; an epoch that a node declines or that outlives the
  * timeout is given up and its files removed. Node instances that ended all their work count as
- * acknowledged, and are recorded as finished.
+ * acknowledged, and are recorded as finished; those whose inputs ended while they still work
+ * (pending splittable work, a TSS drain) are triggered directly, as no marker reaches them.
  *
  * <p>All bookkeeping runs on one coordinator thread; nodes only hand it events.
  */
@@ -43,6 +44,9 @@ public final class EpochCoordinator implements EpochParticipation {
 
   /** Instances that ended their work; they take no part in later epochs. Coordinator thread. */
   private final Set<InstanceId> finished = new HashSet<>();
+
+  /** Instances whose inputs ended while they still work: triggered directly, like sources. */
+  private final Set<InstanceId> inputsEnded = new HashSet<>();
 
   private Map<Integer, ActorRef[]> nodes;
   private long lastEpoch;
@@ -169,6 +173,21 @@ public final class EpochCoordinator implements EpochParticipation {
         });
   }
 
+  @Override
+  public void inputsEnded(int vertexId, int instance) {
+    submit(
+        () -> {
+          InstanceId id = new InstanceId(vertexId, instance);
+          inputsEnded.add(id);
+          InFlight current = inFlight;
+          if (current != null && current.awaiting.contains(id)) {
+            // Its upstream ended without the marker: nothing else will bring it this epoch.
+            nodes.get(vertexId)[instance].tell(
+                new EpochMessages.Trigger(current.epoch), ActorRef.noSender());
+          }
+        });
+  }
+
   /** Node instance {@code instance} of vertex {@code vertexId} ended all its work. */
   public void nodeFinished(int vertexId, int instance) {
     submit(
@@ -181,6 +200,24 @@ public final class EpochCoordinator implements EpochParticipation {
             completeIfAcknowledged(current);
           }
         });
+  }
+
+  /** Instances as {@code vertex name[instance]}, for messages. */
+  private String describe(Set<InstanceId> instances) {
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (Vertex v : graph.vertices()) {
+      for (int i = 0; i < v.parallelism(); i++) {
+        if (instances.contains(new InstanceId(v.id(), i))) {
+          names.add(
+              v.name()
+                  + "["
+                  + i
+                  + "]"
+                  + (inputsEnded.contains(new InstanceId(v.id(), i)) ? " (inputs ended)" : ""));
+        }
+      }
+    }
+    return names.toString();
   }
 
   private void submit(Runnable event) {
@@ -235,12 +272,11 @@ public final class EpochCoordinator implements EpochParticipation {
     lastTriggerMillis = now;
     lastEpoch = epoch;
     for (Vertex v : graph.vertices()) {
-      if (v.inputs().isEmpty()) {
-        ActorRef[] refs = nodes.get(v.id());
-        for (int i = 0; i < v.parallelism(); i++) {
-          if (!finished.contains(new InstanceId(v.id(), i))) {
-            refs[i].tell(new EpochMessages.Trigger(epoch), ActorRef.noSender());
-          }
+      ActorRef[] refs = nodes.get(v.id());
+      for (int i = 0; i < v.parallelism(); i++) {
+        InstanceId id = new InstanceId(v.id(), i);
+        if (!finished.contains(id) && (v.inputs().isEmpty() || inputsEnded.contains(id))) {
+          refs[i].tell(new EpochMessages.Trigger(epoch), ActorRef.noSender());
         }
       }
     }
@@ -287,7 +323,12 @@ public final class EpochCoordinator implements EpochParticipation {
     inFlight = null;
     pendingCheckpoints.remove(current.epoch);
     current.checkpoint.abort();
-    LOG.warn("Epoch {} of {} was given up: {}", current.epoch, jobName, reason);
+    LOG.warn(
+        "Epoch {} of {} was given up: {} (not acknowledged by {})",
+        current.epoch,
+        jobName,
+        reason,
+        describe(current.awaiting));
     listener.epochGivenUp(current.epoch, reason);
   }
 }

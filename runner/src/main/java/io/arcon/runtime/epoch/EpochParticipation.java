@@ -16,4 +16,10 @@ public interface EpochParticipation {
 
   /** The node could not snapshot {@code epoch}: the epoch is given up, the job goes on. */
   void declined(long epoch, int vertexId, int instance, Throwable cause);
+
+  /**
+   * Every input of the node ended but it still works (its operators have pending work): no marker
+   * can reach it any more, so from now on the coordinator triggers it directly, like a source.
+   */
+  void inputsEnded(int vertexId, int instance);
 }

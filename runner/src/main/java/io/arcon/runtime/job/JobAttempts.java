@@ -117,11 +117,11 @@ public final class JobAttempts {
 
   private void attemptEnded(int attempt, JobMonitor monitor, JobMonitor.Outcome outcome) {
     switch (outcome) {
-      case DONE -> job.nodeFinished();
-      case CANCELLED -> job.cancel();
+      case DONE -> afterShutdown(monitor, job::nodeFinished);
+      case CANCELLED -> afterShutdown(monitor, job::cancel);
       case FAILED -> {
         if (job.isTerminated() || attempt >= retries) {
-          job.nodeFailed(monitor.failure());
+          afterShutdown(monitor, () -> job.nodeFailed(monitor.failure()));
           return;
         }
         LOG.warn(
@@ -149,6 +149,22 @@ public final class JobAttempts {
             retryDelayMillis,
             TimeUnit.MILLISECONDS);
       }
+    }
+  }
+
+  /**
+   * Ends the job once the attempt's runtime is down (its epoch coordinator stopped, so no epoch is
+   * committed after the job's end), off the node thread that reported the attempt's end.
+   */
+  private void afterShutdown(JobMonitor attempt, Runnable endJob) {
+    try {
+      delays.execute(
+          () -> {
+            attempt.awaitShutdown(30_000);
+            endJob.run();
+          });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      endJob.run(); // the job was cancelled meanwhile
     }
   }
 

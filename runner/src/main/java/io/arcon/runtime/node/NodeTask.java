@@ -49,6 +49,7 @@ public final class NodeTask {
   private final ArrayDeque<PendingInput> pendingInputs = new ArrayDeque<>();
   private final EpochAlignment<PendingInput> alignment;
   private long scheduledTickAt = Long.MAX_VALUE;
+  private long lastSnapshotEpoch;
 
   public NodeTask(
       Vertex vertex,
@@ -285,13 +286,15 @@ public final class NodeTask {
   }
 
   /**
-   * The coordinator asks this node (one without inputs) to cut {@code epoch}. A node whose input
-   * already ended takes no more part: it counts as finished once it completes.
+   * The coordinator asks this node (a source, or a node whose inputs ended while it still works) to
+   * cut {@code epoch}. A node that already sent its end of stream takes no more part: it counts as
+   * finished once it completes. A trigger of an epoch the node already cut (its acknowledgement was
+   * still on its way) is ignored.
    */
   public void onEpochTrigger(long epoch) {
     guarded(
         () -> {
-          if (!finish.inputsHaveEnded()) {
+          if (epoch > lastSnapshotEpoch && !finish.isFinishing()) {
             snapshotEpoch(epoch);
           }
         });
@@ -319,6 +322,7 @@ public final class NodeTask {
     if (epochs == null) {
       throw new IllegalStateException("Epoch " + epoch + " reached a job without checkpointing");
     }
+    lastSnapshotEpoch = epoch;
     if (bundle.isOpen()) {
       bundle.finish();
     }
@@ -444,6 +448,9 @@ public final class NodeTask {
   private final class Finishing implements FinishProtocol.Steps {
     @Override
     public void deliverFinalWatermark() throws Exception {
+      if (env.epochs() != null && chain.source() == null) {
+        env.epochs().inputsEnded(vertex.id(), instance);
+      }
       bundle.finish();
       chain.inputEnded();
       advancePorts();

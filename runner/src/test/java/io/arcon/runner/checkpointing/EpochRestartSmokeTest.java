@@ -1,10 +1,13 @@
 package io.arcon.runner.checkpointing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconRunner;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,21 +65,7 @@ class EpochRestartSmokeTest {
   void aFailedAttemptRestartsFromItsEpochWithExactState(@TempDir Path dir) {
     LAST_COUNT.clear();
     FAILURES_LEFT.set(1);
-    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
-    options.setRunner(ArconRunner.class);
-    options.setParallelism(2);
-    options.setTss("off");
-    options.setJobName("epoch-smoke");
-    options.setCheckpointingInterval(50L);
-    options.setCheckpointDir(dir.toString());
-    options.setNumberOfExecutionRetries(2);
-    options.setExecutionRetryDelay(10L);
-    Pipeline p = Pipeline.create(options);
-    p.apply(GenerateSequence.from(0).to(40_000).withRate(20_000, Duration.standardSeconds(1)))
-        .apply(WithKeys.of((Long i) -> i % 4).withKeyType(TypeDescriptors.longs()))
-        .apply(ParDo.of(new CountPerKey()))
-        .apply(ParDo.of(new Remember()));
-    PipelineResult result = p.run();
+    PipelineResult result = run(dir, 2);
     assertEquals(PipelineResult.State.DONE, result.waitUntilFinish());
     assertEquals(0, FAILURES_LEFT.get() > 0 ? 1 : 0, "the failure was injected");
     for (long k = 0; k < 4; k++) {
@@ -94,5 +83,37 @@ class EpochRestartSmokeTest {
       completed += counter.getAttempted();
     }
     assertTrue(completed > 0, "epochs completed: " + completed);
+    assertFalse(
+        Files.exists(dir.resolve("epoch_smoke")), "a finished job's checkpoints are deleted");
+  }
+
+  @Test
+  void afterTheLastRetryTheJobFailsWithTheUsersExceptionAndKeepsItsCheckpoints(@TempDir Path dir) {
+    LAST_COUNT.clear();
+    FAILURES_LEFT.set(100);
+    PipelineResult result = run(dir, 2);
+    Pipeline.PipelineExecutionException e =
+        assertThrows(Pipeline.PipelineExecutionException.class, result::waitUntilFinish);
+    assertEquals("injected failure", e.getCause().getMessage());
+    assertEquals(100 - 3, FAILURES_LEFT.get(), "one failure per attempt: the first and 2 retries");
+    assertTrue(Files.isDirectory(dir.resolve("epoch_smoke")), "checkpoints of a failed job stay");
+  }
+
+  private static PipelineResult run(Path dir, int retries) {
+    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
+    options.setRunner(ArconRunner.class);
+    options.setParallelism(2);
+    options.setTss("off");
+    options.setJobName("epoch-smoke");
+    options.setCheckpointingInterval(50L);
+    options.setCheckpointDir(dir.toString());
+    options.setNumberOfExecutionRetries(retries);
+    options.setExecutionRetryDelay(10L);
+    Pipeline p = Pipeline.create(options);
+    p.apply(GenerateSequence.from(0).to(40_000).withRate(20_000, Duration.standardSeconds(1)))
+        .apply(WithKeys.of((Long i) -> i % 4).withKeyType(TypeDescriptors.longs()))
+        .apply(ParDo.of(new CountPerKey()))
+        .apply(ParDo.of(new Remember()));
+    return p.run();
   }
 }

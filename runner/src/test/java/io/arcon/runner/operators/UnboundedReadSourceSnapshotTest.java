@@ -248,7 +248,11 @@ class UnboundedReadSourceSnapshotTest {
     Files.write(file, flipped);
     assertRefused(read, snapshot, file);
 
+    // An instance directory left empty stands for an instance that had finished before the cut
+    // (the epoch's manifest catches a lost file); with anything else in it, a missing file is
+    // damage.
     Files.delete(file);
+    Files.writeString(file.resolveSibling("keyed-state-leftover"), "x");
     assertRefused(read, snapshot, file);
   }
 
