@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.apache.beam.sdk.Pipeline;
 import org.junit.jupiter.api.AfterAll;
@@ -32,6 +33,9 @@ class CorruptCheckpointTest {
   /** A short stream: the test needs complete epochs, not a long run. */
   private static final EventStream STREAM = new EventStream(3_000, 15L, 6, 5_000);
 
+  /** A slot near the end of the stream, where the source run fails. */
+  private static final long STREAM_END_SLOT = 2_900;
+
   @AfterAll
   static void printTotals() {
     FaultLedger.printTotals();
@@ -48,8 +52,15 @@ class CorruptCheckpointTest {
     Path sourceDir = dir.resolve("source");
     FaultPipelineMain.Options options = FaultRuns.options(backend, job, sourceDir);
     options.setRetainedCheckpoints(1_000);
-    FaultRuns.runToCompletion(options, STREAM);
-    FaultRuns.assertExactlyOnce(STREAM, FaultRuns.outputDir(sourceDir), "run of " + backend);
+    // A finished job deletes its checkpoints (nothing is left to resume); a failed one keeps
+    // them. So the run fails near its end, without retries, after many epochs.
+    options.setNumberOfExecutionRetries(0);
+    DoFnFaults.plan(Map.of(STREAM_END_SLOT, DoFnFaults.Site.INJECT_FAULTS));
+    Pipeline source = Pipeline.create(options);
+    FaultPipeline.build(source, STREAM, FaultRuns.outputDir(sourceDir));
+    assertThrows(Pipeline.PipelineExecutionException.class, source.run()::waitUntilFinish);
+    assertEquals(1, DoFnFaults.thrown(), "the run failed at its planned fault");
+    DoFnFaults.clear();
     Path jobDirectory = CheckpointDirs.jobDirectory(FaultRuns.checkpointDir(sourceDir), job);
     List<Path> epochs = CheckpointDirs.completeEpochs(jobDirectory);
     assertFalse(epochs.isEmpty(), "the run committed epochs in " + jobDirectory);

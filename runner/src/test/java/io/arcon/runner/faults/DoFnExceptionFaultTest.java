@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.FieldSource;
  */
 class DoFnExceptionFaultTest {
   /** Faults per backend. */
-  static final int FAULTS = 20;
+  static final int FAULTS = 40;
 
   @AfterAll
   static void printTotals() {

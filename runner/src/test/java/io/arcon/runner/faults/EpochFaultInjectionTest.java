@@ -20,10 +20,10 @@ import org.junit.jupiter.params.provider.FieldSource;
  */
 class EpochFaultInjectionTest {
   /** Faults per backend. */
-  static final int FAULTS = 25;
+  static final int FAULTS = 52;
 
   /** Runs per backend at most: a run that ends before its budget is spent gets a successor. */
-  private static final int MAX_RUNS = 3;
+  private static final int MAX_RUNS = 6;
 
   @AfterAll
   static void printTotals() {
