@@ -593,7 +593,10 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   }
 
   private void releaseStableInput(long epoch) throws Exception {
-    List<HeldElements.Held<InT>> released = stableInput.release(epoch);
+    processReleased(stableInput.release(epoch));
+  }
+
+  private void processReleased(List<HeldElements.Held<InT>> released) throws Exception {
     stableInputHold = stableInput.minTimestamp();
     if (released.isEmpty()) {
       return;
@@ -612,7 +615,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     if (!stableInput.isEmpty()) {
       // No epoch can complete for this instance any more (its input ended): the rest is processed
       // now, so a failure after this point replays it (at least once at the very end of a job).
-      releaseStableInput(Long.MAX_VALUE);
+      processReleased(stableInput.releaseAll());
     }
     if (!pushedBack.isEmpty()) {
       // Every side input has ended by now, so each pushed-back window reads its final value.

@@ -45,6 +45,13 @@ final class StableInput<InT> {
     return released;
   }
 
+  /** Removes and returns everything, sealed or not, oldest first (the input ended). */
+  List<HeldElements.Held<InT>> releaseAll() {
+    List<HeldElements.Held<InT>> released = release(Long.MAX_VALUE);
+    released.addAll(open.drain());
+    return released;
+  }
+
   boolean isEmpty() {
     return open.isEmpty() && sealed.isEmpty();
   }
