@@ -66,6 +66,9 @@ final class SurefireReports {
     return new Reports(results, seconds);
   }
 
+  /** Message prefix of a test that passed only when run again. */
+  static final String FLAKY = "flaky, passed on rerun after: ";
+
   private static TestResult toResult(Element testCase) {
     Status status = Status.PASSED;
     String message = "";
@@ -81,6 +84,12 @@ final class SurefireReports {
         case "error" -> {
           status = Status.ERROR;
           message = describe(element);
+        }
+        case "flakyFailure", "flakyError" -> {
+          // Failed, then passed when Surefire ran it again (rerunFailingTestsCount).
+          if (status == Status.PASSED && !message.startsWith(FLAKY)) {
+            message = FLAKY + describe(element);
+          }
         }
         case "skipped" -> {
           if (status == Status.PASSED) {

@@ -51,6 +51,25 @@ class SurefireReportsTest {
   }
 
   @Test
+  void aTestThatPassedOnRerunIsPassedAndMarkedFlaky() throws Exception {
+    Files.writeString(
+        dir.resolve("TEST-p.BTest.xml"),
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuite name="p.BTest" time="91.0" tests="1">
+          <testcase name="slow" classname="p.BTest" time="1.0">
+            <flakyFailure message="Pipeline did not finish within 90 s" type="java.lang.AssertionError">trace</flakyFailure>
+          </testcase>
+        </testsuite>
+        """);
+    SurefireReports.TestResult r = SurefireReports.read(dir).results().get(0);
+    assertEquals(SurefireReports.Status.PASSED, r.status());
+    assertEquals(
+        SurefireReports.FLAKY + "java.lang.AssertionError: Pipeline did not finish within 90 s",
+        r.message());
+  }
+
+  @Test
   void missingReportsDirectoryMeansNoResults() throws Exception {
     assertEquals(0, SurefireReports.read(dir.resolve("absent")).results().size());
   }

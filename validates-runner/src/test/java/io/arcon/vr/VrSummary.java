@@ -48,6 +48,17 @@ public final class VrSummary {
 
     SuiteSummary summary = SuiteSummary.compute(tests, exclusions, reports.results(), hungTest);
     String text = render(summary, options, reports.seconds(), hungTest);
+    StringBuilder flaky = new StringBuilder();
+    for (SurefireReports.TestResult r : reports.results()) {
+      if (r.status() == SurefireReports.Status.PASSED
+          && r.message().startsWith(SurefireReports.FLAKY)) {
+        flaky.append("  ").append(r.className()).append('#').append(r.name()).append(": ");
+        flaky.append(r.message().substring(SurefireReports.FLAKY.length())).append('\n');
+      }
+    }
+    if (flaky.length() > 0) {
+      text += "Passed only when run again (flaky):\n" + flaky;
+    }
     Files.createDirectories(outDir);
     Files.writeString(outDir.resolve(TEXT_FILE), text, StandardCharsets.UTF_8);
     new ObjectMapper()

@@ -14,6 +14,8 @@ import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo;
 import org.apache.beam.sdk.values.TimestampedValue;
 import org.apache.beam.sdk.values.WindowedValues;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Replays a {@link TestStream}: elements, watermark advances and processing-time advances, each
@@ -26,6 +28,8 @@ import org.apache.beam.sdk.values.WindowedValues;
  * it) and continues with the next event.
  */
 public final class TestStreamSource<T> implements SourceOperator {
+  private static final Logger LOG = LoggerFactory.getLogger(TestStreamSource.class);
+
   static final String SNAPSHOT_FILE = "test-stream";
   private static final String SNAPSHOT_KIND = "test-stream";
   private static final int SNAPSHOT_FORMAT = 1;
@@ -37,6 +41,11 @@ public final class TestStreamSource<T> implements SourceOperator {
   private int next;
   private long watermark = Long.MIN_VALUE;
   private boolean active;
+
+  /** Wall-clock millis since which the job has not been quiescent, 0 when it was at last poll. */
+  private long waitingSince;
+
+  private boolean warnedStuck;
 
   public TestStreamSource(
       List<TestStream.Event<T>> events, ManualClock clock, JobActivity activity) {
@@ -91,8 +100,10 @@ public final class TestStreamSource<T> implements SourceOperator {
       return PollResult.DONE;
     }
     if (!activity.isQuiescent()) {
+      warnIfStuck();
       return PollResult.IDLE;
     }
+    waitingSince = 0;
     TestStream.Event<T> event = events.get(next++);
     if (event instanceof TestStream.ElementEvent<T> elements) {
       for (TimestampedValue<T> tv : elements.getElements()) {
@@ -111,6 +122,26 @@ public final class TestStreamSource<T> implements SourceOperator {
     }
     // Let the job settle before the next event: IDLE re-polls after a short pause.
     return PollResult.IDLE;
+  }
+
+  /**
+   * A job that never becomes quiescent again stalls the stream; says how many messages are still
+   * counted in flight, once, after 30 s of waiting (a count that never drops is a message lost).
+   */
+  private void warnIfStuck() {
+    long now = System.currentTimeMillis();
+    if (waitingSince == 0) {
+      waitingSince = now;
+    } else if (!warnedStuck && now - waitingSince > 30_000) {
+      warnedStuck = true;
+      LOG.warn(
+          "TestStream has waited {} ms for the job to become quiescent before event {} of {};"
+              + " {} messages are still in flight",
+          now - waitingSince,
+          next,
+          events.size(),
+          activity.inFlight());
+    }
   }
 
   @Override

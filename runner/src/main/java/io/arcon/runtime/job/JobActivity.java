@@ -29,6 +29,11 @@ public final class JobActivity {
     inFlight.decrementAndGet();
   }
 
+  /** Messages sent and not yet processed (for diagnostics). */
+  public long inFlight() {
+    return inFlight.get();
+  }
+
   public boolean isQuiescent() {
     return inFlight.get() == 0;
   }
