@@ -15,12 +15,16 @@ import org.junit.jupiter.api.io.TempDirFactory;
  */
 public final class MemoryTempDirs implements TempDirFactory {
   private static final Path SHM = Path.of("/dev/shm");
+  private static final long MIN_FREE_BYTES = 2L << 30;
 
   @Override
   public Path createTempDirectory(
       AnnotatedElementContext elementContext, ExtensionContext extensionContext)
       throws IOException {
-    if (Files.isDirectory(SHM) && Files.isWritable(SHM)) {
+    // A container's /dev/shm may be tiny (Docker's default is 64 MB): use it only with room.
+    if (Files.isDirectory(SHM)
+        && Files.isWritable(SHM)
+        && Files.getFileStore(SHM).getUsableSpace() > MIN_FREE_BYTES) {
       return Files.createTempDirectory(SHM, "arcon-faults-");
     }
     return Files.createTempDirectory("arcon-faults-");
