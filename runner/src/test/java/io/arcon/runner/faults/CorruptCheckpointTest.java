@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.apache.beam.sdk.Pipeline;
 import org.junit.jupiter.api.AfterAll;
@@ -52,18 +51,8 @@ class CorruptCheckpointTest {
     Path sourceDir = dir.resolve("source");
     FaultPipelineMain.Options options = FaultRuns.options(backend, job, sourceDir);
     options.setRetainedCheckpoints(1_000);
-    // A finished job deletes its checkpoints (nothing is left to resume); a failed one keeps
-    // them. So the run fails near its end, without retries, after many epochs.
-    options.setNumberOfExecutionRetries(0);
-    DoFnFaults.plan(Map.of(STREAM_END_SLOT, DoFnFaults.Site.INJECT_FAULTS));
-    Pipeline source = Pipeline.create(options);
-    FaultPipeline.build(source, STREAM, FaultRuns.outputDir(sourceDir));
-    assertThrows(Pipeline.PipelineExecutionException.class, source.run()::waitUntilFinish);
-    assertEquals(1, DoFnFaults.thrown(), "the run failed at its planned fault");
-    DoFnFaults.clear();
-    Path jobDirectory = CheckpointDirs.jobDirectory(FaultRuns.checkpointDir(sourceDir), job);
-    List<Path> epochs = CheckpointDirs.completeEpochs(jobDirectory);
-    assertFalse(epochs.isEmpty(), "the run committed epochs in " + jobDirectory);
+    List<Path> epochs = FaultRuns.runUntilFailureAt(options, STREAM, STREAM_END_SLOT);
+    Path jobDirectory = epochs.get(0).getParent();
 
     int refused = 0;
     for (int c = 0; c < CASES; c++) {

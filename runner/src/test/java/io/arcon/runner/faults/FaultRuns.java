@@ -1,12 +1,15 @@
 package io.arcon.runner.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.arcon.runner.ArconRunner;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -75,6 +78,30 @@ final class FaultRuns {
     args.add("--keys=" + stream.keys());
     args.add("--eventsPerSecond=" + stream.eventsPerSecond());
     return args;
+  }
+
+  /**
+   * Runs the pipeline over {@code stream} without restarts and fails it for good at {@code slot} (a
+   * finished job deletes its checkpoints, a failed one keeps them); returns the complete epochs it
+   * kept, oldest first.
+   */
+  static List<Path> runUntilFailureAt(
+      FaultPipelineMain.Options options, EventStream stream, long slot) {
+    options.setNumberOfExecutionRetries(0);
+    DoFnFaults.plan(Map.of(slot, DoFnFaults.Site.INJECT_FAULTS));
+    try {
+      Pipeline p = Pipeline.create(options);
+      FaultPipeline.build(p, stream, Path.of(options.getOutputDir()));
+      assertThrows(Pipeline.PipelineExecutionException.class, p.run()::waitUntilFinish);
+      assertEquals(1, DoFnFaults.thrown(), "the run failed at its planned fault");
+    } finally {
+      DoFnFaults.clear();
+    }
+    Path jobDirectory =
+        CheckpointDirs.jobDirectory(Path.of(options.getCheckpointDir()), options.getJobName());
+    List<Path> epochs = CheckpointDirs.completeEpochs(jobDirectory);
+    assertFalse(epochs.isEmpty(), "the failed run kept its epochs in " + jobDirectory);
+    return epochs;
   }
 
   /** Runs the pipeline over {@code stream}; fails unless it is DONE. */

@@ -1,14 +1,8 @@
 package io.arcon.runner.faults;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
-import org.apache.beam.sdk.Pipeline;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,16 +42,8 @@ class RescaleResumeTest {
     String job = "rescale_" + fromBackend;
     FaultPipelineMain.Options first = FaultRuns.options(fromBackend, job, dir);
     first.setParallelism(fromParallelism);
-    first.setNumberOfExecutionRetries(0);
-    DoFnFaults.plan(Map.of(FAIL_AT_SLOT, DoFnFaults.Site.INJECT_FAULTS));
-    Pipeline failing = Pipeline.create(first);
-    FaultPipeline.build(failing, FaultRuns.STREAM, FaultRuns.outputDir(dir));
-    assertThrows(Pipeline.PipelineExecutionException.class, failing.run()::waitUntilFinish);
-    assertEquals(1, DoFnFaults.thrown(), "the first run failed at its planned fault");
-    DoFnFaults.clear();
-    Path jobDirectory = CheckpointDirs.jobDirectory(FaultRuns.checkpointDir(dir), job);
-    List<Path> epochs = CheckpointDirs.completeEpochs(jobDirectory);
-    assertFalse(epochs.isEmpty(), "the failed run kept its epochs in " + jobDirectory);
+    List<Path> epochs = FaultRuns.runUntilFailureAt(first, FaultRuns.STREAM, FAIL_AT_SLOT);
+    Path jobDirectory = epochs.get(0).getParent();
 
     FaultPipelineMain.Options resumed = FaultRuns.options(toBackend, job, dir);
     resumed.setParallelism(toParallelism);
