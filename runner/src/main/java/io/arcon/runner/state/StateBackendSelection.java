@@ -136,6 +136,7 @@ public final class StateBackendSelection {
               + ". Valid engines: "
               + String.join(", ", StateBackends.ENGINES));
     }
+    StateBackends.requireUsable(engine);
     return engine;
   }
 }
