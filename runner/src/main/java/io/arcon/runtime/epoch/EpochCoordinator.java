@@ -8,7 +8,9 @@ import io.arcon.runtime.checkpoint.PendingCheckpoint;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.Vertex;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,7 +51,12 @@ public final class EpochCoordinator implements EpochParticipation {
   private final Set<InstanceId> inputsEnded = new HashSet<>();
 
   private Map<Integer, ActorRef[]> nodes;
+
+  /** The epoch in flight's checkpoint, for node threads asking for their directories. */
+  private final Map<Long, PendingCheckpoint> pendingCheckpoints = new ConcurrentHashMap<>();
+
   private long lastEpoch;
+  private long lastTriggerMillis;
   private InFlight inFlight;
   private volatile boolean stopped;
 
@@ -141,8 +148,6 @@ public final class EpochCoordinator implements EpochParticipation {
     return checkpoint.operatorDirectory(vertexId, instance, operatorIndex);
   }
 
-  private final Map<Long, PendingCheckpoint> pendingCheckpoints = new ConcurrentHashMap<>();
-
   @Override
   public void acknowledged(long epoch, int vertexId, int instance) {
     submit(
@@ -204,7 +209,7 @@ public final class EpochCoordinator implements EpochParticipation {
 
   /** Instances as {@code vertex name[instance]}, for messages. */
   private String describe(Set<InstanceId> instances) {
-    java.util.List<String> names = new java.util.ArrayList<>();
+    List<String> names = new ArrayList<>();
     for (Vertex v : graph.vertices()) {
       for (int i = 0; i < v.parallelism(); i++) {
         if (instances.contains(new InstanceId(v.id(), i))) {
@@ -242,15 +247,13 @@ public final class EpochCoordinator implements EpochParticipation {
         }
         return;
       }
-      if (inFlight == null && now - lastTriggerMillis >= intervalMillis) {
+      if (now - lastTriggerMillis >= intervalMillis) {
         trigger(now);
       }
     } catch (RuntimeException e) {
       LOG.warn("Epoch coordination of {} failed; the next epoch is tried later", jobName, e);
     }
   }
-
-  private long lastTriggerMillis;
 
   private void trigger(long now) {
     Set<InstanceId> awaiting = new HashSet<>();

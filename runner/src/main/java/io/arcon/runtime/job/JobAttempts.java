@@ -187,9 +187,4 @@ public final class JobAttempts {
     waiter.setDaemon(true);
     waiter.start();
   }
-
-  /** The failure of the running attempt; exposed for tests. */
-  JobMonitor currentAttempt() {
-    return current;
-  }
 }

@@ -4,12 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runtime.graph.KeyGroups;
-import io.arcon.runtime.operator.OperatorContext;
-import io.arcon.runtime.operator.OperatorRestore;
-import io.arcon.runtime.operator.OperatorSnapshot;
-import io.arcon.runtime.operator.Output;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -107,7 +101,7 @@ class GroupByKeyOperatorSnapshotTest {
     }
 
     Map<String, List<Integer>> panes = new TreeMap<>();
-    Context first = new Context(tmp.resolve("first"), 0, 1, null);
+    TestOperatorContext first = new TestOperatorContext(tmp.resolve("first"));
     GroupByKeyOperator<String, Integer, Iterable<Integer>> op = operator(before);
     op.open(first);
     op.startBundle();
@@ -117,19 +111,21 @@ class GroupByKeyOperatorSnapshotTest {
     op.advanceWatermark(CUT_WATERMARK);
     op.finishBundle();
     Path checkpoint = tmp.resolve("checkpoint-op-0");
-    Snapshot snapshot = new Snapshot(checkpoint);
+    TestOperatorContext.Snapshot snapshot = new TestOperatorContext.Snapshot(1, checkpoint);
     op.snapshotState(snapshot);
     // Work after the cut that a failure throws away: it must not be in the snapshot.
     op.startBundle();
     send(op, 60);
     op.finishBundle();
-    CompletableFuture.allOf(snapshot.parts.toArray(new CompletableFuture<?>[0])).get();
+    CompletableFuture.allOf(snapshot.asyncParts.toArray(new CompletableFuture<?>[0])).get();
     op.close();
     collect(first.emitted, panes);
 
-    Restore restore = new Restore(List.of(checkpoint), parallelism == 1);
     for (int instance = 0; instance < parallelism; instance++) {
-      Context ctx = new Context(tmp.resolve("resumed-" + instance), instance, parallelism, restore);
+      TestOperatorContext ctx =
+          new TestOperatorContext(tmp.resolve("resumed-" + instance))
+              .asInstance(instance, parallelism)
+              .restoringFrom(1, List.of(checkpoint));
       GroupByKeyOperator<String, Integer, Iterable<Integer>> resumed = operator(after);
       resumed.open(ctx);
       resumed.startBundle();
@@ -148,110 +144,5 @@ class GroupByKeyOperatorSnapshotTest {
       collect(ctx.emitted, panes);
     }
     assertEquals(expected, panes);
-  }
-
-  private static final class Context implements OperatorContext {
-    final List<Object> emitted = new ArrayList<>();
-    private final Path dir;
-    private final int instance;
-    private final int parallelism;
-    private final OperatorRestore restore;
-
-    Context(Path dir, int instance, int parallelism, OperatorRestore restore) {
-      this.dir = dir;
-      this.instance = instance;
-      this.parallelism = parallelism;
-      this.restore = restore;
-    }
-
-    @Override
-    public Output output() {
-      return (index, element) -> emitted.add(element);
-    }
-
-    @Override
-    public int instanceIndex() {
-      return instance;
-    }
-
-    @Override
-    public int parallelism() {
-      return parallelism;
-    }
-
-    @Override
-    public Path stateDirectory() {
-      return dir;
-    }
-
-    @Override
-    public long currentProcessingTime() {
-      return 0;
-    }
-
-    @Override
-    public long currentInputWatermark() {
-      return Long.MIN_VALUE;
-    }
-
-    @Override
-    public OperatorRestore restore() {
-      return restore;
-    }
-  }
-
-  private static final class Snapshot implements OperatorSnapshot {
-    final List<CompletableFuture<?>> parts = new ArrayList<>();
-    private final Path dir;
-
-    Snapshot(Path dir) {
-      this.dir = dir;
-    }
-
-    @Override
-    public long epoch() {
-      return 1;
-    }
-
-    @Override
-    public Path directory() {
-      try {
-        return Files.createDirectories(dir);
-      } catch (IOException e) {
-        throw new AssertionError(e);
-      }
-    }
-
-    @Override
-    public void completeAsync(CompletableFuture<?> part) {
-      parts.add(part);
-    }
-  }
-
-  private record Restore(List<Path> dirs, boolean same) implements OperatorRestore {
-    @Override
-    public long epoch() {
-      return 1;
-    }
-
-    @Override
-    public int previousParallelism() {
-      return dirs.size();
-    }
-
-    @Override
-    public Path directoryOf(int previousInstance) {
-      return dirs.get(previousInstance);
-    }
-
-    @Override
-    public boolean sameParallelism() {
-      return same;
-    }
-
-    @Override
-    public Path ownDirectory() {
-      return dirs.get(0);
-    }
   }
 }

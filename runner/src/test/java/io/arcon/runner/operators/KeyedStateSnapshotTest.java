@@ -10,7 +10,6 @@ import io.arcon.runner.state.rescale.KeyedBackendRestore;
 import io.arcon.runner.state.rescale.KeyedRowLayouts;
 import io.arcon.runtime.graph.KeyGroups;
 import io.arcon.runtime.operator.OperatorRestore;
-import io.arcon.runtime.operator.OperatorSnapshot;
 import io.arcon.state.CloseableIterator;
 import io.arcon.state.CorruptSnapshotException;
 import io.arcon.state.StateBackend;
@@ -184,10 +183,11 @@ class KeyedStateSnapshotTest {
   }
 
   private CompletableFuture<Path> snapshot(KeyedStateContext<String> keyed, int instance) {
-    TestSnapshot snapshot = new TestSnapshot(1, tmp.resolve("checkpoint/op-" + instance));
+    TestOperatorContext.Snapshot snapshot =
+        new TestOperatorContext.Snapshot(1, tmp.resolve("checkpoint/op-" + instance));
     keyed.snapshot(snapshot, WATERMARK);
-    return CompletableFuture.allOf(snapshot.parts.toArray(new CompletableFuture<?>[0]))
-        .thenApply(x -> snapshot.dir);
+    return CompletableFuture.allOf(snapshot.asyncParts.toArray(new CompletableFuture<?>[0]))
+        .thenApply(x -> snapshot.directory());
   }
 
   // ------------------------------------------------------------------ checking
@@ -249,7 +249,7 @@ class KeyedStateSnapshotTest {
     List<String> sorted = new ArrayList<>();
     Map<String, Map<String, Integer>> rowsByInstance = new HashMap<>();
     for (int instance = 0; instance < parallelism; instance++) {
-      TestRestore restore = new TestRestore(1, dirs, parallelism == PREVIOUS ? instance : -1);
+      OperatorRestore restore = new TestOperatorContext.Restore(1, dirs, instance, parallelism);
       try (KeyedStateContext<String> keyed =
           context(
               toEngine,
@@ -354,7 +354,7 @@ class KeyedStateSnapshotTest {
     Files.write(corrupt, bytes);
     for (int parallelism : new int[] {3, 2}) {
       int p = parallelism;
-      TestRestore restore = new TestRestore(1, dirs, p == PREVIOUS ? 1 : -1);
+      OperatorRestore restore = new TestOperatorContext.Restore(1, dirs, 1, p);
       CorruptSnapshotException e =
           assertThrows(
               CorruptSnapshotException.class,
@@ -371,7 +371,14 @@ class KeyedStateSnapshotTest {
     CorruptSnapshotException e =
         assertThrows(
             CorruptSnapshotException.class,
-            () -> context("rocksdb", tmp.resolve("x"), new TestRestore(1, dirs, -1), 0, 3).close());
+            () ->
+                context(
+                        "rocksdb",
+                        tmp.resolve("x"),
+                        new TestOperatorContext.Restore(1, dirs, 0, 3),
+                        0,
+                        3)
+                    .close());
     assertTrue(e.getMessage().contains(snapshot.toString()), e.getMessage());
   }
 
@@ -388,11 +395,23 @@ class KeyedStateSnapshotTest {
     IllegalStateException e =
         assertThrows(
             IllegalStateException.class,
-            () -> context(engine, tmp.resolve("y"), new TestRestore(1, dirs, -1), 0, 3).close());
+            () ->
+                context(
+                        engine,
+                        tmp.resolve("y"),
+                        new TestOperatorContext.Restore(1, dirs, 0, 3),
+                        0,
+                        3)
+                    .close());
     assertTrue(e.getMessage().contains("mystery"), e.getMessage());
     // At the same parallelism and engine the instance's own snapshot is restored whole.
     try (KeyedStateContext<String> keyed =
-        context(engine, tmp.resolve("z"), new TestRestore(1, dirs, 0), 0, PREVIOUS)) {
+        context(
+            engine,
+            tmp.resolve("z"),
+            new TestOperatorContext.Restore(1, dirs, 0, PREVIOUS),
+            0,
+            PREVIOUS)) {
       assertEquals(2, keyed.stateInternals.backend().table("mystery").get(new byte[] {1})[0]);
     }
   }
@@ -402,8 +421,6 @@ class KeyedStateSnapshotTest {
     assertEquals(BackendTimeSortedInput.TABLE, KeyedRowLayouts.TIME_SORTED_INPUT_TABLE);
   }
 
-  // ------------------------------------------------------------------ runtime stand-ins
-
   private static Path largestFile(Path dir) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
       return files
@@ -411,65 +428,6 @@ class KeyedStateSnapshotTest {
           .filter(f -> !f.getFileName().toString().equals(SnapshotManifest.FILE_NAME))
           .max((a, b) -> Long.compare(a.toFile().length(), b.toFile().length()))
           .orElseThrow();
-    }
-  }
-
-  /** The runtime's side of a snapshot: a directory and the asynchronous parts to wait for. */
-  private static final class TestSnapshot implements OperatorSnapshot {
-    final long epoch;
-    final Path dir;
-    final List<CompletableFuture<?>> parts = new ArrayList<>();
-
-    TestSnapshot(long epoch, Path dir) {
-      this.epoch = epoch;
-      this.dir = dir;
-    }
-
-    @Override
-    public long epoch() {
-      return epoch;
-    }
-
-    @Override
-    public Path directory() {
-      try {
-        return Files.createDirectories(dir);
-      } catch (IOException e) {
-        throw new AssertionError(e);
-      }
-    }
-
-    @Override
-    public void completeAsync(CompletableFuture<?> part) {
-      parts.add(part);
-    }
-  }
-
-  /**
-   * A checkpoint's directories; {@code own} is this instance's at the same parallelism, else -1.
-   */
-  private record TestRestore(long epoch, List<Path> dirs, int own) implements OperatorRestore {
-    @Override
-    public int previousParallelism() {
-      return dirs.size();
-    }
-
-    @Override
-    public Path directoryOf(int previousInstance) {
-      return dirs.get(previousInstance);
-    }
-
-    @Override
-    public boolean sameParallelism() {
-      return own >= 0;
-    }
-
-    @Override
-    public Path ownDirectory() {
-      if (own < 0) {
-        throw new IllegalStateException("parallelism changed");
-      }
-      return dirs.get(own);
     }
   }
 }

@@ -132,9 +132,11 @@ final class TestOperatorContext implements OperatorContext {
     }
   }
 
-  /** The checkpoint an instance resumes from, as the runtime describes it. */
-  private record Restore(
-      long epoch, List<Path> previousDirectories, int instanceIndex, int parallelism)
+  /**
+   * The checkpoint instance {@code instanceIndex} of {@code parallelism} resumes from, as the
+   * runtime describes it: one directory per previous instance.
+   */
+  record Restore(long epoch, List<Path> previousDirectories, int instanceIndex, int parallelism)
       implements OperatorRestore {
     @Override
     public int previousParallelism() {
