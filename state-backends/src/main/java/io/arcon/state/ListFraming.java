@@ -61,23 +61,9 @@ public final class ListFraming {
     List<byte[]> result = new ArrayList<>();
     int pos = 0;
     while (pos < length) {
-      int len = 0;
-      int shift = 0;
-      while (true) {
-        if (pos >= length) {
-          throw new IllegalStateException("Truncated list frame at byte " + pos);
-        }
-        byte b = framed[pos++];
-        len |= (b & 0x7f) << shift;
-        if ((b & 0x80) == 0) {
-          break;
-        }
-        shift += 7;
-        if (shift > 28) {
-          throw new IllegalStateException("Malformed list frame length at byte " + pos);
-        }
-      }
-      if (len < 0 || pos + len > length) {
+      int len = readLength(framed, pos, length);
+      pos += varIntSize(len);
+      if (pos + len > length) {
         throw new IllegalStateException(
             "List frame of " + len + " bytes at byte " + pos + " overruns " + length);
       }
@@ -89,7 +75,36 @@ public final class ListFraming {
     return result;
   }
 
-  private static int varIntSize(int value) {
+  /** The element length of the frame at {@code pos} (its bytes follow the varint). */
+  public static int frameLength(byte[] framed, int pos) {
+    return readLength(framed, pos, framed.length);
+  }
+
+  private static int readLength(byte[] framed, int pos, int length) {
+    int len = 0;
+    int shift = 0;
+    while (true) {
+      if (pos >= length) {
+        throw new IllegalStateException("Truncated list frame at byte " + pos);
+      }
+      byte b = framed[pos++];
+      len |= (b & 0x7f) << shift;
+      if ((b & 0x80) == 0) {
+        break;
+      }
+      shift += 7;
+      if (shift > 28) {
+        throw new IllegalStateException("Malformed list frame length at byte " + pos);
+      }
+    }
+    if (len < 0) {
+      throw new IllegalStateException("Malformed list frame length at byte " + pos);
+    }
+    return len;
+  }
+
+  /** Bytes of the varint that frames an element of {@code value} bytes. */
+  public static int varIntSize(int value) {
     int size = 1;
     while ((value & ~0x7f) != 0) {
       size++;

@@ -184,6 +184,30 @@ public abstract class StateBackendConformanceTest {
   }
 
   @Test
+  void appendOrReplaceLastSupersedesOnlyAnEqualPrefix() {
+    StateTable t = backend.table("chains");
+    byte[] key = utf8("row");
+    t.appendOrReplaceLast(key, utf8("1:a"), 2);
+    t.appendOrReplaceLast(key, utf8("1:b"), 2);
+    t.appendOrReplaceLast(key, utf8("2:a"), 2);
+    t.appendOrReplaceLast(key, utf8("2:bb"), 2);
+    t.append(key, utf8("3:a"));
+    t.appendOrReplaceLast(key, utf8("2:c"), 2);
+    List<String> elements =
+        t.getList(key).stream().map(b -> new String(b, StandardCharsets.UTF_8)).toList();
+    // Readers take the last element of an equal prefix: that must be the latest write anyway.
+    assertEquals("2:bb", elements.get(elements.indexOf("3:a") - 1));
+    assertEquals(List.of("3:a", "2:c"), elements.subList(elements.size() - 2, elements.size()));
+    if (engine().equals("heap")) {
+      assertEquals(List.of("1:b", "2:bb", "3:a", "2:c"), elements);
+    }
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
   void appendWhileIteratingAndReadingInterleaves() {
     StateTable t = backend.table("bags");
     for (int i = 0; i < 200; i++) {

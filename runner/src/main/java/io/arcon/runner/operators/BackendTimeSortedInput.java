@@ -2,6 +2,7 @@ package io.arcon.runner.operators;
 
 import io.arcon.runner.operators.snapshot.SnapshotWriter;
 import io.arcon.state.CloseableIterator;
+import io.arcon.state.KeyBytes;
 import io.arcon.state.StateBackend;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
@@ -37,6 +38,13 @@ final class BackendTimeSortedInput<InT> implements TimeSortedInput<InT> {
   private long sequence;
   private long size;
 
+  /**
+   * A key below which the table holds no row (released rows are deleted), or null: releases scan
+   * from here, so that an LSM engine (rocksdb) does not step over the tombstones of every earlier
+   * release on each one. An element added below it lowers it.
+   */
+  private byte[] emptyBelow;
+
   @SuppressWarnings({"unchecked", "rawtypes"})
   BackendTimeSortedInput(
       StateBackend backend, Coder<InT> inputCoder, Coder<? extends BoundedWindow> w) {
@@ -69,6 +77,9 @@ final class BackendTimeSortedInput<InT> implements TimeSortedInput<InT> {
               .array();
       table.put(rowKey, value);
       size++;
+      if (emptyBelow != null && KeyBytes.compare(rowKey, emptyBelow) < 0) {
+        emptyBelow = rowKey;
+      }
     } catch (IOException e) {
       throw new IllegalStateException(
           "Cannot buffer an element for time-sorted input with coder " + coder, e);
@@ -86,7 +97,7 @@ final class BackendTimeSortedInput<InT> implements TimeSortedInput<InT> {
         watermark == Long.MAX_VALUE
             ? null
             : ByteBuffer.allocate(8).putLong(orderedMillis(watermark)).array();
-    byte[] from = null;
+    byte[] from = emptyBelow;
     while (true) {
       List<StateEntry> batch = new ArrayList<>(Math.min(RELEASE_BATCH, (int) Math.max(size, 1)));
       try (CloseableIterator<StateEntry> it = table.scan(from, end)) {
@@ -95,6 +106,9 @@ final class BackendTimeSortedInput<InT> implements TimeSortedInput<InT> {
         }
       }
       if (batch.isEmpty()) {
+        if (end != null && (from == null || KeyBytes.compare(from, end) < 0)) {
+          emptyBelow = end; // nothing is left below the watermark
+        }
         return;
       }
       byte[] last = batch.get(batch.size() - 1).key();
@@ -111,6 +125,7 @@ final class BackendTimeSortedInput<InT> implements TimeSortedInput<InT> {
         release.release(encodedKey, element);
       }
       from = successor(last);
+      emptyBelow = from;
     }
   }
 

@@ -468,7 +468,12 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   static final String SNAPSHOT_FILE = "dofn";
 
   private static final String SNAPSHOT_KIND = "dofn-operator";
-  private static final int SNAPSHOT_VERSION = 2;
+
+  /**
+   * 3: version chains keep a row's writes as entries in lists (its backend's {@code
+   * beam_state_history} reads differently), so version-2 epochs are refused rather than misread.
+   */
+  private static final int SNAPSHOT_VERSION = 3;
 
   /**
    * Cuts epoch {@code snapshot.epoch()}: the state backend's snapshot, then one file with the input

@@ -162,26 +162,45 @@ public final class BackendTimerStore {
    * what was found.
    */
   private StateEntry firstFrom(int code, long limitMillis) {
-    byte[] to =
-        limitMillis == Long.MAX_VALUE
-            ? new byte[] {(byte) (code + 1)}
-            : keyBuilder.reset().writeByte(code).writeOrderedLong(limitMillis).toByteArray();
     byte[] from = emptyBelow[code];
+    if (from != null && noRowBefore(from, code, limitMillis)) {
+      return null; // the usual answer, given without building a key
+    }
     if (from == null) {
       from = new byte[] {(byte) code};
-    } else if (KeyBytes.compare(from, to) >= 0) {
-      return null;
     }
-    try (CloseableIterator<StateEntry> it = timerIndex.scan(from, to)) {
+    byte[] domainEnd = {(byte) (code + 1)};
+    byte[] to =
+        limitMillis == Long.MAX_VALUE
+            ? domainEnd
+            : keyBuilder.reset().writeByte(code).writeOrderedLong(limitMillis).toByteArray();
+    // Up to the domain's end, not the limit: the first row found, due or not, is a hint that lets
+    // the next polls with a limit below it (the time-sorted release polls before every element)
+    // answer without a scan.
+    try (CloseableIterator<StateEntry> it = timerIndex.scan(from, domainEnd)) {
       if (!it.hasNext()) {
-        emptyBelow[code] = to;
+        emptyBelow[code] = domainEnd;
         return null;
       }
       // Everything of the domain below the first row is empty (a polled row is deleted next).
       StateEntry first = it.next();
       emptyBelow[code] = first.key();
-      return first;
+      return KeyBytes.compare(first.key(), to) < 0 ? first : null;
     }
+  }
+
+  /**
+   * Whether the hint {@code from} is at or after the index key {@code code ts(limitMillis)} (the
+   * whole domain for {@code Long.MAX_VALUE}): then the domain has no row below the limit.
+   */
+  private static boolean noRowBefore(byte[] from, int code, long limitMillis) {
+    int domain = from[0] & 0xff;
+    if (domain != code) {
+      return domain > code;
+    }
+    return limitMillis != Long.MAX_VALUE
+        && from.length >= INDEX_PREFIX_BYTES
+        && OrderedBytes.readOrderedLong(from, 1) >= limitMillis;
   }
 
   /**

@@ -67,4 +67,50 @@ class TimeSortedInputTest {
       backend.dispose();
     }
   }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"heap", "rocksdb", "lmdb"})
+  void elementsAddedBetweenReleasesAlsoBelowAPastWatermarkAreReleased(String engine)
+      throws Exception {
+    StateBackend backend = StateBackends.open(StateBackendConfig.of(engine, dir.resolve(engine)));
+    try {
+      TimeSortedInput<KV<String, Integer>> buffer =
+          TimeSortedInput.forEngine(
+              engine,
+              backend,
+              KvCoder.of(StringUtf8Coder.of(), VarIntCoder.of()),
+              GlobalWindow.Coder.INSTANCE);
+      Random rnd = new Random(11);
+      List<long[]> pending = new ArrayList<>(); // {timestamp, arrival}
+      long watermark = 0;
+      int arrival = 0;
+      for (int round = 0; round < 200; round++) {
+        for (int i = rnd.nextInt(20); i > 0; i--) {
+          // Mostly ahead of the watermark, sometimes behind the last release (late input).
+          long ts = watermark - 30 + rnd.nextInt(100);
+          pending.add(new long[] {ts, arrival});
+          buffer.add(
+              new byte[] {(byte) arrival},
+              WindowedValues.timestampedValueInGlobalWindow(KV.of("k", arrival), new Instant(ts)));
+          arrival++;
+        }
+        watermark += rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(40);
+        long bound = watermark;
+        List<Integer> released = new ArrayList<>();
+        buffer.releaseBefore(bound, (key, element) -> released.add(element.getValue().getValue()));
+        List<Integer> expected =
+            pending.stream()
+                .filter(a -> a[0] < bound)
+                .sorted(
+                    (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]))
+                .map(a -> (int) a[1])
+                .toList();
+        assertEquals(expected, released, "round " + round + ", released below " + bound);
+        pending.removeIf(a -> a[0] < bound);
+        assertEquals(pending.size(), buffer.size());
+      }
+    } finally {
+      backend.dispose();
+    }
+  }
 }

@@ -109,6 +109,23 @@ final class HeapStateTable implements StateTable {
   }
 
   @Override
+  public void appendOrReplaceLast(byte[] key, byte[] element, int prefixLength) {
+    Objects.requireNonNull(element, "element");
+    int position = index.indexOf(key);
+    if (position < 0) {
+      append(key, element);
+      return;
+    }
+    FramedList list = index.list(position);
+    if (list == null) {
+      // Framed bytes stored as a plain value (restored from a snapshot): adopt them as a list.
+      list = FramedList.ofFramed(index.value(position));
+      index.setList(position, list);
+    }
+    sizeBytes += list.appendOrReplaceLast(element, prefixLength);
+  }
+
+  @Override
   public List<byte[]> getList(byte[] key) {
     int position = index.indexOf(key);
     if (position < 0) {

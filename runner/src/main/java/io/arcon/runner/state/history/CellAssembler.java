@@ -6,6 +6,7 @@ import io.arcon.state.StateEntry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +16,9 @@ import org.joda.time.Instant;
 
 /**
  * Rebuilds one cell (key and namespace of one state id) as of a version: fed the cell's chain
- * entries in key order, it replays each row's entries with chain stamp &lt; T and decodes the rows
- * that exist at T into the Beam-level value of the kind. Reused from cell to cell.
+ * segments in key order, it replays each row's entries with chain stamp &lt; T in (stamp, write)
+ * order and decodes the rows that exist at T into the Beam-level value of the kind. Reused from
+ * cell to cell.
  */
 final class CellAssembler {
   /** First byte of a suffix: {@code BackendState.ELEMENT_MARKER}, element rows of a cell. */
@@ -30,19 +32,24 @@ final class CellAssembler {
   private byte[] cellKey;
   private int cellPrefixLength;
 
-  /** First entry key of the row being replayed; null before the cell's first entry. */
+  /** First segment key of the row being replayed; null before the cell's first segment. */
   private byte[] rowKey;
 
-  private byte[] putValue;
-  private final List<byte[]> listValue = new ArrayList<>();
+  /** The row's entries with stamp &lt; T, in write order within each segment. */
+  private final List<byte[]> rowEntries = new ArrayList<>();
+
+  private boolean rowEntriesSorted;
+  private long lastStamp;
 
   CellAssembler(ExportedState state, long versionMillis) {
     this.state = state;
     this.versionMillis = versionMillis;
     this.listRows = state.kind().listRows();
+    this.rowEntriesSorted = true;
+    this.lastStamp = Long.MIN_VALUE;
   }
 
-  /** Starts a cell whose first entry key is {@code key}, its cell prefix {@code length} long. */
+  /** Starts a cell whose first segment key is {@code key}, its cell prefix {@code length} long. */
   void start(byte[] key, int cellPrefixLength) {
     this.cellKey = key;
     this.cellPrefixLength = cellPrefixLength;
@@ -50,26 +57,23 @@ final class CellAssembler {
     rows.clear();
   }
 
-  /** Replays one entry of the current cell (entries come in key order). */
-  void add(StateEntry entry) {
-    byte[] key = entry.key();
+  /** Takes one segment of the current cell (segments come in key order). */
+  void add(StateEntry segment) {
+    byte[] key = segment.key();
     if (rowKey == null || !sameRow(rowKey, key)) {
       finishRow();
       rowKey = key;
     }
-    if (ChainLayout.stamp(key) >= versionMillis) {
-      return;
-    }
-    if (listRows) {
-      for (byte[] op : entry.elements()) {
-        if (op.length == 0) {
-          listValue.clear();
-        } else {
-          listValue.add(op);
-        }
+    for (byte[] entry : segment.elements()) {
+      long stamp = ChainLayout.entryStamp(entry);
+      if (stamp >= versionMillis) {
+        continue;
       }
-    } else {
-      putValue = entry.value();
+      if (stamp < lastStamp) {
+        rowEntriesSorted = false;
+      }
+      lastStamp = stamp;
+      rowEntries.add(entry);
     }
   }
 
@@ -81,20 +85,36 @@ final class CellAssembler {
     if (rowKey == null) {
       return;
     }
+    if (!rowEntriesSorted) {
+      rowEntries.sort(BY_STAMP); // stable: writes at one stamp keep their order
+    }
     int from = ChainLayout.suffixOffset(cellPrefixLength);
     byte[] suffix = Arrays.copyOfRange(rowKey, from, ChainLayout.rowPrefixLength(rowKey));
     if (listRows) {
-      if (!listValue.isEmpty()) {
-        rows.add(new RowAtVersion(suffix, null, new ArrayList<>(listValue)));
+      List<byte[]> elements = new ArrayList<>();
+      for (byte[] entry : rowEntries) {
+        if (ChainLayout.isDelete(entry)) {
+          elements.clear();
+        } else {
+          elements.add(ChainLayout.op(entry));
+        }
       }
-      listValue.clear();
-    } else {
-      if (putValue != null && putValue.length > 0) {
-        rows.add(new RowAtVersion(suffix, putValue, null));
+      if (!elements.isEmpty()) {
+        rows.add(new RowAtVersion(suffix, null, elements));
       }
-      putValue = null;
+    } else if (!rowEntries.isEmpty()) {
+      byte[] last = rowEntries.get(rowEntries.size() - 1);
+      if (!ChainLayout.isDelete(last)) {
+        rows.add(new RowAtVersion(suffix, ChainLayout.op(last), null));
+      }
     }
+    rowEntries.clear();
+    rowEntriesSorted = true;
+    lastStamp = Long.MIN_VALUE;
   }
+
+  private static final Comparator<byte[]> BY_STAMP =
+      Comparator.comparingLong(ChainLayout::entryStamp);
 
   /** The cell at the version, or null when it is empty then. */
   StateHistory.CellVersion finish() {

@@ -10,33 +10,38 @@ import java.util.Arrays;
  * the sign bit flipped).
  *
  * <p>Every row of {@code beam_state} that belongs to an exported state id has a <b>chain</b> in
- * table {@value #HISTORY_TABLE}: one entry per chain stamp at which the row was written, keyed
+ * table {@value #HISTORY_TABLE}: the writes of that row, each as one <b>entry</b> {@code ts(stamp)
+ * op} (its chain stamp, then what it did), kept in lists (SPI {@code append}) under keys
  *
- * <pre>lp(state id) lp(encoded key) lp(namespace) lp(suffix) ts(chain stamp)</pre>
+ * <pre>lp(state id) lp(encoded key) lp(namespace) lp(suffix) ts(segment)</pre>
  *
  * where {@code suffix} is the row key's part after the cell's address ({@code 0x01} + element, map
  * key or timestamp; empty for the cell's own row). So one state id's chains are the prefix {@code
  * lp(id)}, one key's chains within it the prefix {@code lp(id) lp(key)} (ON KEY), one cell's rows
- * the prefix {@code lp(id) lp(key) lp(namespace)} (the <b>cell prefix</b>), and one row's entries
- * are contiguous and ordered by chain stamp.
+ * the prefix {@code lp(id) lp(key) lp(namespace)} (the <b>cell prefix</b>), and one row's segments
+ * are contiguous.
  *
- * <p>Entry values depend on the kind of row (see {@link ExportedState.Kind#listRows()}):
+ * <p>A write appends one entry to one list instead of adding a key per write: the table holds a few
+ * keys per live row, so a write finds its list among as many keys as the state has rows, not among
+ * every write of the retained history (on heap, a hash table of all writes cost a cache miss per
+ * write). The <b>segment</b> of an entry is {@link #LIVE_SEGMENT} on engines whose append does not
+ * read the list (heap, rocksdb), and its stamp rounded down to {@link #segmentMillis} on lmdb,
+ * whose append rewrites the list, so that a list stays short there.
  *
- * <ul>
- *   <li><b>Put rows</b> (value, combining, set element, map entry): a plain value, the bytes the
- *       write stored in {@code beam_state} (they start with the 8-byte updated_at, so are never
- *       empty), or the empty array for a delete. Two writes at one chain stamp overwrite each
- *       other, and the later one is the row's state after that stamp anyway.
- *   <li><b>List rows</b> (bag, multimap entry, ordered-list timestamp): a list (SPI {@code append})
- *       of operations in write order: an appended element's stored bytes, or the empty element for
- *       a delete (the list restarts empty). Writes at one chain stamp thus keep their order without
- *       a sequence number, and a snapshot restored later continues the same list.
- * </ul>
+ * <p>Entry ops: for <b>put rows</b> (value, combining, set element, map entry) the bytes the write
+ * stored in {@code beam_state} (they start with the 8-byte updated_at, so are never empty), or the
+ * empty op for a delete; the row's state after a stamp is its last op at or before it. For <b>list
+ * rows</b> (bag, multimap entry, ordered-list timestamp) an appended element's stored bytes, or the
+ * empty op for a delete (the list restarts empty). A version at T replays a row's entries with
+ * stamp &lt; T from an empty row, ordered by (stamp, write order): entries are appended in write
+ * order and a reader sorts them stably by stamp (writes at an event time below an earlier write's,
+ * e.g. a timer that fires after a later element, come in out of stamp order). A put row's entry may
+ * replace the list's last entry when both have the same stamp ({@code appendOrReplaceLast}): the
+ * later write is the row's state after that stamp anyway.
  *
- * <p>Entries are ordered by (chain stamp, order of the writes at that stamp); a version at T
- * replays a row's entries with stamp &lt; T from an empty row. Pruning folds the entries below the
- * horizon into one <b>base entry</b> at stamp {@link #BASE_STAMP} (the smallest), which replays to
- * the row's state at the horizon.
+ * <p>Pruning folds the entries below the horizon into the row's <b>base</b> segment {@link
+ * #BASE_STAMP} (entries stamped {@link #BASE_STAMP}, the smallest), which replays to the row's
+ * state at the horizon.
  *
  * <p>Table {@value #META_TABLE} holds the horizon of the last prune (key {@code pruned_before},
  * value 8-byte big-endian millis), so that it travels with the backend's snapshots.
@@ -45,13 +50,19 @@ public final class ChainLayout {
   public static final String HISTORY_TABLE = "beam_state_history";
   public static final String META_TABLE = "beam_state_history_meta";
 
-  /** Chain stamp of a pruned row's base entry: below every real stamp. */
+  /** Chain stamp of a pruned row's base entries, and their segment: below every real stamp. */
   static final long BASE_STAMP = Long.MIN_VALUE;
+
+  /** The one segment of a row's entries above the base on engines with a cheap append. */
+  static final long LIVE_SEGMENT = Long.MIN_VALUE + 1;
+
+  /** Width of an lmdb segment: a list there is rewritten on every append. */
+  static final long LMDB_SEGMENT_MILLIS = 1000;
 
   static final int STAMP_BYTES = 8;
 
-  /** The value of a delete (put rows) or the element of one (list rows). */
-  static final byte[] DELETE = new byte[0];
+  /** Entry bytes before its op: the chain stamp. */
+  static final int ENTRY_HEADER_BYTES = STAMP_BYTES;
 
   static final byte[] PRUNED_BEFORE_KEY = "pruned_before".getBytes(StandardCharsets.UTF_8);
 
@@ -85,7 +96,7 @@ public final class ChainLayout {
     }
   }
 
-  /** Length of {@code key} without its chain stamp: the entries of one row share it. */
+  /** Length of {@code key} without its segment: the segments of one row share it. */
   static int rowPrefixLength(byte[] key) {
     return key.length - STAMP_BYTES;
   }
@@ -95,12 +106,75 @@ public final class ChainLayout {
     return cellPrefixLength + 4;
   }
 
-  static long stamp(byte[] key) {
+  /** The segment of a chain key. */
+  static long segment(byte[] key) {
     return OrderedBytes.readOrderedLong(key, key.length - STAMP_BYTES);
   }
 
-  /** {@code key} with its chain stamp replaced by {@code stamp}. */
-  static byte[] withStamp(byte[] key, long stamp) {
+  /**
+   * Segment width for {@code engine}: 0 (one {@link #LIVE_SEGMENT}) where an append does not read
+   * the list, {@link #LMDB_SEGMENT_MILLIS} on lmdb.
+   */
+  static long segmentMillis(String engine) {
+    return "lmdb".equals(engine) ? LMDB_SEGMENT_MILLIS : 0;
+  }
+
+  /** The segment of an entry stamped {@code stamp} (not the base) for a segment width. */
+  static long segmentOf(long stamp, long segmentMillis) {
+    if (segmentMillis <= 0) {
+      return LIVE_SEGMENT;
+    }
+    return Math.max(LIVE_SEGMENT, Math.floorDiv(stamp, segmentMillis) * segmentMillis);
+  }
+
+  /** An entry: {@code ts(stamp)} then {@code op}. */
+  static byte[] entry(long stamp, byte[] op) {
+    byte[] entry = new byte[ENTRY_HEADER_BYTES + op.length];
+    writeStamp(entry, stamp);
+    System.arraycopy(op, 0, entry, ENTRY_HEADER_BYTES, op.length);
+    return entry;
+  }
+
+  /** The chain stamp of an entry. */
+  static long entryStamp(byte[] entry) {
+    if (entry.length < ENTRY_HEADER_BYTES) {
+      throw new IllegalStateException(
+          "Table "
+              + HISTORY_TABLE
+              + " holds an entry of "
+              + entry.length
+              + " bytes, shorter than its stamp: the table was written by another version of"
+              + " ArconRunner or something else; dispose of the backend's state to start over");
+    }
+    return OrderedBytes.readOrderedLong(entry, 0);
+  }
+
+  /** Whether an entry is a delete (no op bytes). */
+  static boolean isDelete(byte[] entry) {
+    return entry.length == ENTRY_HEADER_BYTES;
+  }
+
+  /** The op of an entry (a copy). */
+  static byte[] op(byte[] entry) {
+    return Arrays.copyOfRange(entry, ENTRY_HEADER_BYTES, entry.length);
+  }
+
+  /** {@code entry} with its stamp replaced by {@code stamp} (a copy). */
+  static byte[] restamped(byte[] entry, long stamp) {
+    byte[] out = Arrays.copyOf(entry, entry.length);
+    writeStamp(out, stamp);
+    return out;
+  }
+
+  private static void writeStamp(byte[] target, long stamp) {
+    long ordered = stamp ^ Long.MIN_VALUE;
+    for (int i = 0; i < STAMP_BYTES; i++) {
+      target[STAMP_BYTES - 1 - i] = (byte) (ordered >>> (8 * i));
+    }
+  }
+
+  /** {@code key} with its segment replaced by {@code segment}. */
+  static byte[] withSegment(byte[] key, long stamp) {
     byte[] out = Arrays.copyOf(key, key.length);
     long ordered = stamp ^ Long.MIN_VALUE;
     for (int i = 0; i < STAMP_BYTES; i++) {
@@ -126,7 +200,7 @@ public final class ChainLayout {
             + HISTORY_TABLE
             + " holds a key of "
             + key.length
-            + " bytes that is not lp(state id) lp(key) lp(namespace) lp(suffix) ts(stamp): the"
+            + " bytes that is not lp(state id) lp(key) lp(namespace) lp(suffix) ts(segment): the"
             + " table was written by something else; dispose of the backend's state to start over");
   }
 }

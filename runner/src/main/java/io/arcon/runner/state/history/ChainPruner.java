@@ -7,18 +7,20 @@ import io.arcon.state.StateTable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
 /**
  * One pass of {@link StateHistory#prune}: walks the whole history table once and, per row chain,
- * folds the entries with chain stamp &lt; horizon into the row's base entry (see {@link
+ * folds the entries with chain stamp &lt; horizon into the row's base segment (see {@link
  * ChainLayout}), dropping them when the row does not exist at the horizon.
  *
- * <p>Cost: reads every entry of the table; writes only for rows that got entries below the horizon
- * since the last prune (deletes of those entries, and a put or appends of what survives). A list
- * row whose base has no delete after it is extended with the new elements instead of rewritten, so
- * a long bag costs only its new elements per prune.
+ * <p>Cost: reads every segment of the table; writes only for rows that got entries below the
+ * horizon since the last prune (their segments are rewritten with the entries that stay, and the
+ * base with what the folded ones replay to). A list row whose base has no delete after it is
+ * extended with the new elements instead of rewritten, so a long bag costs only its new elements
+ * per prune.
  *
  * <p>Chains of state ids that are not exported (a pipeline restarted with another export
  * configuration) are left as they are: their row kind, hence how to fold them, is not known.
@@ -28,11 +30,11 @@ final class ChainPruner {
   private final Map<String, ExportedState> states;
   private final long horizonMillis;
 
-  /** The row being walked: its first entry's key, its state (null: not exported) and entries. */
+  /** The row being walked: its first segment's key, its state (null: not exported), segments. */
   private byte[] rowKey;
 
   private ExportedState rowState;
-  private final List<StateEntry> folded = new ArrayList<>();
+  private final List<Segment> segments = new ArrayList<>();
 
   /** {@code lp(id)} and state of the last row's id, so a run of rows looks the id up once. */
   private byte[] lastIdPart;
@@ -56,8 +58,8 @@ final class ChainPruner {
           finishRow();
           startRow(key);
         }
-        if (rowState != null && ChainLayout.stamp(key) < horizonMillis) {
-          folded.add(entry);
+        if (rowState != null) {
+          segments.add(new Segment(key, entry.elements()));
         }
       }
     }
@@ -76,75 +78,89 @@ final class ChainPruner {
   }
 
   private void finishRow() {
-    if (!folded.isEmpty()) {
-      if (rowState.kind().listRows()) {
-        foldList();
-      } else {
-        foldPut();
-      }
-      folded.clear();
+    if (!segments.isEmpty()) {
+      fold();
+      segments.clear();
     }
   }
 
-  /** Put rows: the last entry below the horizon is the row's state there. */
-  private void foldPut() {
-    int n = folded.size();
-    byte[] last = folded.get(n - 1).value();
-    boolean exists = last.length > 0;
-    boolean baseFirst = ChainLayout.stamp(folded.get(0).key()) == ChainLayout.BASE_STAMP;
-    if (n == 1 && baseFirst && exists) {
-      return; // already folded
-    }
-    for (int i = 0; i < n; i++) {
-      if (!(i == 0 && baseFirst && exists)) {
-        history.delete(folded.get(i).key());
+  /** Folds the current row's entries below the horizon into its base, if it has any. */
+  private void fold() {
+    Segment base = null;
+    List<byte[]> folded = new ArrayList<>();
+    for (Segment segment : segments) {
+      if (ChainLayout.segment(segment.key) == ChainLayout.BASE_STAMP) {
+        base = segment;
+        continue;
+      }
+      for (byte[] entry : segment.entries) {
+        if (ChainLayout.entryStamp(entry) < horizonMillis) {
+          folded.add(entry);
+        }
       }
     }
-    if (exists) {
-      history.put(ChainLayout.withStamp(rowKey, ChainLayout.BASE_STAMP), last);
+    if (folded.isEmpty()) {
+      return; // nothing new below the horizon: the base (if any) is still the row there
+    }
+    folded.sort(BY_STAMP); // stable: writes at one stamp keep their order
+    // The segments that held folded entries keep only their entries at or above the horizon.
+    for (Segment segment : segments) {
+      if (segment == base) {
+        continue;
+      }
+      List<byte[]> kept = new ArrayList<>(segment.entries.size());
+      for (byte[] entry : segment.entries) {
+        if (ChainLayout.entryStamp(entry) >= horizonMillis) {
+          kept.add(entry);
+        }
+      }
+      if (kept.size() < segment.entries.size()) {
+        history.delete(segment.key);
+        for (byte[] entry : kept) {
+          history.append(segment.key, entry);
+        }
+      }
+    }
+    byte[] baseKey =
+        base != null ? base.key : ChainLayout.withSegment(rowKey, ChainLayout.BASE_STAMP);
+    if (rowState.kind().listRows()) {
+      foldList(base, baseKey, folded);
+    } else {
+      foldPut(base, baseKey, folded);
     }
   }
 
-  /** List rows: the elements after the last delete below the horizon are the row there. */
-  private void foldList() {
-    int n = folded.size();
-    List<List<byte[]>> ops = new ArrayList<>(n);
-    int lastDeleteEntry = -1;
-    int lastDeleteOp = -1;
-    for (int i = 0; i < n; i++) {
-      List<byte[]> entryOps = folded.get(i).elements();
-      ops.add(entryOps);
-      for (int j = 0; j < entryOps.size(); j++) {
-        if (entryOps.get(j).length == 0) {
-          lastDeleteEntry = i;
-          lastDeleteOp = j;
-        }
-      }
+  /** Put rows: the last folded entry is the row's state at the horizon. */
+  private void foldPut(Segment base, byte[] baseKey, List<byte[]> folded) {
+    byte[] last = folded.get(folded.size() - 1);
+    if (base != null) {
+      history.delete(baseKey);
     }
-    boolean baseFirst = ChainLayout.stamp(folded.get(0).key()) == ChainLayout.BASE_STAMP;
-    if (baseFirst && lastDeleteEntry < 0) {
-      // The base stays valid: move the newer elements onto it.
-      byte[] baseKey = folded.get(0).key();
-      for (int i = 1; i < n; i++) {
-        for (byte[] element : ops.get(i)) {
-          history.append(baseKey, element);
-        }
-        history.delete(folded.get(i).key());
-      }
-      return;
-    }
-    List<byte[]> survivors = new ArrayList<>();
-    for (int i = Math.max(lastDeleteEntry, 0); i < n; i++) {
-      List<byte[]> entryOps = ops.get(i);
-      int from = i == lastDeleteEntry ? lastDeleteOp + 1 : 0;
-      survivors.addAll(entryOps.subList(from, entryOps.size()));
-    }
-    for (StateEntry entry : folded) {
-      history.delete(entry.key());
-    }
-    byte[] baseKey = ChainLayout.withStamp(rowKey, ChainLayout.BASE_STAMP);
-    for (byte[] element : survivors) {
-      history.append(baseKey, element);
+    if (!ChainLayout.isDelete(last)) {
+      history.append(baseKey, ChainLayout.restamped(last, ChainLayout.BASE_STAMP));
     }
   }
+
+  /** List rows: the base's elements, then the folded ones, restarted at each delete. */
+  private void foldList(Segment base, byte[] baseKey, List<byte[]> folded) {
+    int lastDelete = -1;
+    for (int i = 0; i < folded.size(); i++) {
+      if (ChainLayout.isDelete(folded.get(i))) {
+        lastDelete = i;
+      }
+    }
+    if (base != null && lastDelete >= 0) {
+      history.delete(baseKey);
+    }
+    // Without a delete the base stays valid: the newer elements are appended to it.
+    for (int i = lastDelete + 1; i < folded.size(); i++) {
+      history.append(baseKey, ChainLayout.restamped(folded.get(i), ChainLayout.BASE_STAMP));
+    }
+  }
+
+  private static final Comparator<byte[]> BY_STAMP =
+      Comparator.comparingLong(ChainLayout::entryStamp);
+
+  /** One segment of the row being walked: its key and entries. */
+  private record Segment(byte[] key, List<byte[]> entries) {}
 }

@@ -11,26 +11,35 @@ import java.util.function.LongSupplier;
  * Records the writes of one exported state id into its chains (layout: {@link ChainLayout}). The
  * cells of the id call it next to each write to {@code beam_state}, passing the row key they wrote
  * and the length of the cell's address at its start; a write costs one key built in a reused buffer
- * and one put or append, with no read.
+ * and one append to the row's list (for put rows one that replaces the last entry when it has the
+ * same stamp), with no read.
  *
  * <p>The chain stamp is the operator's current event time for an exact state and its current input
  * watermark for a watermark-cut one, read at each write.
  */
 public final class ChainRecorder {
+  private static final byte[] NO_OP = new byte[0];
+
   private final ExportedState state;
   private final StateTable history;
   private final OrderedBytes keyBuffer;
   private final LongSupplier chainStamp;
+  private final long segmentMillis;
 
   /** Bytes of {@code lp(state id)}, the last part of a cell's address. */
   private final int idPartLength;
 
   ChainRecorder(
-      ExportedState state, StateTable history, OrderedBytes keyBuffer, LongSupplier chainStamp) {
+      ExportedState state,
+      StateTable history,
+      OrderedBytes keyBuffer,
+      LongSupplier chainStamp,
+      long segmentMillis) {
     this.state = state;
     this.history = history;
     this.keyBuffer = keyBuffer;
     this.chainStamp = chainStamp;
+    this.segmentMillis = segmentMillis;
     this.idPartLength = 4 + state.id().getBytes(StandardCharsets.UTF_8).length;
   }
 
@@ -57,21 +66,28 @@ public final class ChainRecorder {
 
   /** A put of {@code stored} into the row {@code rowKey} of a put-row kind. */
   public void put(byte[] rowKey, int addressLength, byte[] stored) {
-    history.put(chainKey(rowKey, addressLength), stored);
+    record(rowKey, addressLength, stored, false);
   }
 
   /** An append of {@code element} to the list row {@code rowKey}. */
   public void append(byte[] rowKey, int addressLength, byte[] element) {
-    history.append(chainKey(rowKey, addressLength), element);
+    record(rowKey, addressLength, element, true);
   }
 
   /** A delete of the row {@code rowKey} (which need not exist). */
   public void delete(byte[] rowKey, int addressLength) {
-    byte[] key = chainKey(rowKey, addressLength);
-    if (state.kind().listRows()) {
-      history.append(key, ChainLayout.DELETE);
+    record(rowKey, addressLength, NO_OP, state.kind().listRows());
+  }
+
+  private void record(byte[] rowKey, int addressLength, byte[] op, boolean keepAll) {
+    long stamp = chainStamp.getAsLong();
+    byte[] key = chainKey(rowKey, addressLength, ChainLayout.segmentOf(stamp, segmentMillis));
+    byte[] entry = ChainLayout.entry(stamp, op);
+    if (keepAll) {
+      history.append(key, entry);
     } else {
-      history.put(key, ChainLayout.DELETE);
+      // A put row's earlier write at the same stamp is superseded by this one.
+      history.appendOrReplaceLast(key, entry, ChainLayout.ENTRY_HEADER_BYTES);
     }
   }
 
@@ -100,11 +116,11 @@ public final class ChainRecorder {
   }
 
   /**
-   * {@code lp(id) lp(key) lp(namespace) lp(suffix) ts(stamp)} from a row key {@code lp(key)
+   * {@code lp(id) lp(key) lp(namespace) lp(suffix) ts(segment)} from a row key {@code lp(key)
    * lp(namespace) lp(id) suffix}: the address's parts moved, no parsing needed since the id's
    * length is known.
    */
-  private byte[] chainKey(byte[] rowKey, int addressLength) {
+  private byte[] chainKey(byte[] rowKey, int addressLength, long segment) {
     int idStart = addressLength - idPartLength;
     int suffixLength = rowKey.length - addressLength;
     return keyBuffer
@@ -113,7 +129,7 @@ public final class ChainRecorder {
         .writeBytes(rowKey, 0, idStart)
         .writeInt(suffixLength)
         .writeBytes(rowKey, addressLength, suffixLength)
-        .writeOrderedLong(chainStamp.getAsLong())
+        .writeOrderedLong(segment)
         .toByteArray();
   }
 }

@@ -47,6 +47,7 @@ public final class ChainRecorders {
               + new TreeSet<>(exactById.keySet()));
     }
     StateTable history = backend.table(ChainLayout.HISTORY_TABLE);
+    long segmentMillis = ChainLayout.segmentMillis(backend.engine());
     OrderedBytes keyBuffer = new OrderedBytes(256);
     recorders = new ChainRecorder[states.size()];
     idParts = new byte[states.size()][];
@@ -54,7 +55,8 @@ public final class ChainRecorders {
     for (ExportedState state : states.values()) {
       boolean exact = Objects.requireNonNull(exactById.get(state.id()), state.id());
       ChainRecorder recorder =
-          new ChainRecorder(state, history, keyBuffer, exact ? eventTime : inputWatermark);
+          new ChainRecorder(
+              state, history, keyBuffer, exact ? eventTime : inputWatermark, segmentMillis);
       byId.put(state.id(), recorder);
       recorders[i] = recorder;
       idParts[i] = ChainLayout.statePrefix(state.id());
