@@ -2,6 +2,8 @@ package io.arcon.runner.operators;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.arcon.runner.operators.snapshot.SnapshotReader;
+import io.arcon.runner.operators.snapshot.SnapshotWriter;
 import io.arcon.state.StateBackend;
 import io.arcon.state.StateBackendConfig;
 import io.arcon.state.StateBackends;
@@ -16,6 +18,7 @@ import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.WindowedValues;
 import org.joda.time.Instant;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -112,5 +115,49 @@ class TimeSortedInputTest {
     } finally {
       backend.dispose();
     }
+  }
+
+  @Test
+  void theHeapBufferSnapshotsItsElementsInReleaseOrder() throws Exception {
+    TimeSortedInput<KV<String, Integer>> buffer =
+        TimeSortedInput.forEngine(
+            "heap",
+            null,
+            KvCoder.of(StringUtf8Coder.of(), VarIntCoder.of()),
+            GlobalWindow.Coder.INSTANCE);
+    Random rnd = new Random(3);
+    List<long[]> added = new ArrayList<>(); // {timestamp, arrival}
+    for (int i = 0; i < 300; i++) {
+      long ts = rnd.nextInt(50);
+      added.add(new long[] {ts, i});
+      buffer.add(
+          new byte[] {(byte) i},
+          WindowedValues.timestampedValueInGlobalWindow(KV.of("k", i), new Instant(ts)));
+    }
+    buffer.releaseBefore(10, (key, element) -> {});
+    added.removeIf(a -> a[0] < 10);
+    var coder =
+        WindowedValues.getFullCoder(
+            KvCoder.of(StringUtf8Coder.of(), VarIntCoder.of()), GlobalWindow.Coder.INSTANCE);
+    SnapshotWriter out = new SnapshotWriter("test", 1);
+    buffer.writeTo(out, coder);
+    Path file = dir.resolve("held");
+    out.writeTo(file);
+
+    SnapshotReader in = SnapshotReader.open(file, "test", 1);
+    int count = in.readCount("held", 2);
+    List<Integer> written = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      byte[] key = in.readBoolean("key presence") ? in.readBytes("key") : null;
+      int value = in.readEncoded(coder, "element").getValue().getValue();
+      assertEquals((byte) value, key[0]);
+      written.add(value);
+    }
+    List<Integer> expected =
+        added.stream()
+            .sorted((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]))
+            .map(a -> (int) a[1])
+            .toList();
+    assertEquals(expected, written);
   }
 }
