@@ -3,6 +3,7 @@ package io.arcon.state.heap;
 import io.arcon.state.KeyBytes;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.NavigableSet;
 import java.util.TreeSet;
 
@@ -18,7 +19,9 @@ import java.util.TreeSet;
  * keys outnumber twice the live ones, the set is dropped instead (rebuilding it is cheaper than
  * catching up), so keys added and removed between scans do not pile up. A table that is never
  * scanned therefore never holds its keys twice; the price is that the first scan after many
- * insertions sorts all of them at once.
+ * insertions sorts all of them at once. That first build sorts an array and then builds the tree
+ * from it in linear time (see {@link SortedKeyArray}), so it costs one sort, not a sort plus an
+ * insertion per key.
  *
  * <p>Positions returned by {@link #indexOf} are valid until the next insertion or removal.
  */
@@ -26,6 +29,12 @@ final class HeapIndex {
   private static final int MIN_UNORDERED_BOUND = 1024;
 
   private final SlabHashMap map = new SlabHashMap();
+
+  /**
+   * The key order. One instance for the array sort, the sorted view and the tree: the tree copies
+   * the view in linear time only when their comparators are equal.
+   */
+  private final Comparator<byte[]> order;
 
   /** The keys in unsigned order, or {@code null} while no scan needed them. */
   private TreeSet<byte[]> ordered;
@@ -47,6 +56,15 @@ final class HeapIndex {
   /** Receives each entry {@link #removeRange} removes, with its value's size in bytes. */
   interface RemovedEntry {
     void removed(byte[] key, long valueSize);
+  }
+
+  HeapIndex() {
+    this(KeyBytes::compare);
+  }
+
+  /** An index ordering its keys by {@code order}, which must be unsigned lexicographic. */
+  HeapIndex(Comparator<byte[]> order) {
+    this.order = order;
   }
 
   /** The position of {@code key}, or {@code -1}. */
@@ -195,17 +213,16 @@ final class HeapIndex {
     for (int p = map.nextPosition(0); p >= 0; p = map.nextPosition(p + 1)) {
       keys[n++] = map.key(p);
     }
-    // Inserting in key order keeps the tree's insertion path in cache.
-    Arrays.sort(keys, KeyBytes::compare);
-    ordered = new TreeSet<>(KeyBytes::compare);
-    ordered.addAll(Arrays.asList(keys));
+    Arrays.sort(keys, order);
+    // The map's keys are distinct, so the sorted array is a sorted set the tree copies linearly.
+    ordered = new TreeSet<>(new SortedKeyArray(keys, order));
     unordered = new ArrayList<>();
   }
 
   private void catchUp() {
     byte[][] keys = unordered.toArray(new byte[0][]);
     unordered = new ArrayList<>();
-    Arrays.sort(keys, KeyBytes::compare);
+    Arrays.sort(keys, order);
     for (int i = 0; i < keys.length; i++) {
       byte[] key = keys[i];
       if (i > 0 && Arrays.equals(key, keys[i - 1])) {

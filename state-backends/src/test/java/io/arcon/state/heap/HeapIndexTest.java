@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.state.CloseableIterator;
 import io.arcon.state.KeyBytes;
@@ -13,10 +15,16 @@ import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Random;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,6 +71,113 @@ class HeapIndexTest {
     assertOrderedKeys(reference, index);
     for (Map.Entry<byte[], byte[]> e : reference.entrySet()) {
       assertArrayEquals(e.getValue(), index.value(index.indexOf(e.getKey())));
+    }
+  }
+
+  /**
+   * The first scan of a big table sorts its keys once and builds the ordered set from the sorted
+   * array without comparing again (inserting them one by one would cost a descent per key); the set
+   * then catches up with later writes as before.
+   */
+  @Test
+  void firstScanBuildsTheOrderedKeysWithNoComparisonBeyondOneSort() {
+    AtomicLong comparisons = new AtomicLong();
+    Comparator<byte[]> counting =
+        (a, b) -> {
+          comparisons.incrementAndGet();
+          return KeyBytes.compare(a, b);
+        };
+    HeapIndex index = new HeapIndex(counting);
+    TreeMap<byte[], byte[]> reference = new TreeMap<>(KeyBytes::compare);
+    Random random = new Random(5);
+    for (int i = 0; i < 200_000; i++) {
+      byte[] key = new byte[1 + random.nextInt(24)];
+      random.nextBytes(key);
+      byte[] value = {(byte) i};
+      index.putValue(key, value);
+      reference.put(key, value);
+    }
+    // The oracle: what sorting the table's keys, in the order the table holds them, costs alone.
+    List<byte[]> held = new ArrayList<>();
+    index.forEachEntry((key, value, list) -> held.add(key));
+    AtomicLong sortComparisons = new AtomicLong();
+    byte[][] copy = held.toArray(new byte[0][]);
+    Arrays.sort(
+        copy,
+        (a, b) -> {
+          sortComparisons.incrementAndGet();
+          return KeyBytes.compare(a, b);
+        });
+
+    comparisons.set(0);
+    assertOrderedKeys(reference, index);
+    assertEquals(sortComparisons.get(), comparisons.get());
+
+    // Catch-up after the linear build: inserts and removes show in the next scan.
+    for (int i = 0; i < 5_000; i++) {
+      byte[] key = new byte[1 + random.nextInt(24)];
+      random.nextBytes(key);
+      index.putValue(key, new byte[] {7});
+      reference.put(key, new byte[] {7});
+      byte[] victim = reference.firstKey();
+      index.removeAt(index.indexOf(victim), victim);
+      reference.remove(victim);
+    }
+    assertOrderedKeys(reference, index);
+    assertEquals(reference.size(), index.size());
+  }
+
+  /** The sorted array view the build copies behaves as a SortedSet (oracle: a TreeSet). */
+  @Test
+  void sortedKeyArrayAnswersLikeATreeSet() {
+    Random random = new Random(17);
+    TreeSet<byte[]> oracle = new TreeSet<>(KeyBytes::compare);
+    while (oracle.size() < 500) {
+      byte[] key = new byte[random.nextInt(4)];
+      random.nextBytes(key);
+      oracle.add(key);
+    }
+    Comparator<byte[]> order = KeyBytes::compare;
+    SortedSet<byte[]> view = new SortedKeyArray(oracle.toArray(new byte[0][]), order);
+    assertSame(oracle, view);
+    assertEquals(order, view.comparator());
+    for (int i = 0; i < 300; i++) {
+      byte[] a = new byte[random.nextInt(4)];
+      byte[] b = new byte[random.nextInt(4)];
+      random.nextBytes(a);
+      random.nextBytes(b);
+      assertEquals(oracle.contains(a), view.contains(a));
+      assertSame(oracle.headSet(a), view.headSet(a));
+      assertSame(oracle.tailSet(a), view.tailSet(a));
+      if (KeyBytes.compare(a, b) <= 0) {
+        assertSame(oracle.subSet(a, b), view.subSet(a, b));
+        if (KeyBytes.compare(a, b) < 0) {
+          assertSame(oracle.subSet(a, b).tailSet(a), view.subSet(a, b).tailSet(a));
+        }
+      } else {
+        byte[] from = a;
+        byte[] to = b;
+        assertThrows(IllegalArgumentException.class, () -> view.subSet(from, to));
+      }
+    }
+    SortedSet<byte[]> empty = view.tailSet(oracle.last()).headSet(oracle.last());
+    assertTrue(empty.isEmpty());
+    assertThrows(NoSuchElementException.class, empty::first);
+    assertThrows(NoSuchElementException.class, empty::last);
+    assertThrows(NoSuchElementException.class, () -> empty.iterator().next());
+  }
+
+  private static void assertSame(SortedSet<byte[]> expected, SortedSet<byte[]> actual) {
+    List<byte[]> e = new ArrayList<>(expected);
+    List<byte[]> a = new ArrayList<>(actual);
+    assertEquals(e.size(), a.size());
+    assertEquals(e.size(), actual.size());
+    for (int i = 0; i < e.size(); i++) {
+      assertArrayEquals(e.get(i), a.get(i));
+    }
+    if (!e.isEmpty()) {
+      assertArrayEquals(expected.first(), actual.first());
+      assertArrayEquals(expected.last(), actual.last());
     }
   }
 
