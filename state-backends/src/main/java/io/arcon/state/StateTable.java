@@ -57,6 +57,15 @@ public interface StateTable {
     append(key, element);
   }
 
+  /**
+   * A hint that this table is read in key order (scans) about as often as keys are added to it,
+   * e.g. a table with a key per row of some other state, read whole now and then: an engine that
+   * orders its keys lazily (heap: at the next scan, sorting every key added since) then keeps the
+   * order current with each added or removed key instead, so a scan never waits for a sort. Engines
+   * whose tables are always ordered (rocksdb, lmdb) ignore it.
+   */
+  default void keepKeyOrder() {}
+
   /** The elements appended under {@code key}, in append order; empty when there are none. */
   List<byte[]> getList(byte[] key);
 

@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,10 +30,10 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  * <p><b>Throughput</b>: the per-key counter pipeline ({@link CounterPipeline}) over an
  * unbounded-style stream with event times and an advancing watermark ({@link CounterEvents}), with
  * TSS off, on (watermark-cut chains) and exporting the counter exactly ({@code --tssExport}), on
- * heap and rocksdb ({@link ThroughputConfiguration}). Each configuration runs a warm-up, then
- * {@code --runs} measured runs, each timed from {@code run()} to the end of {@code
- * waitUntilFinish()} and verified from its output (one final count per key, adding up to the
- * elements).
+ * heap and rocksdb ({@link ThroughputConfiguration}). Each configuration runs a warm-up, then (in
+ * rounds of all configurations) {@code --runs} measured runs, each timed from {@code run()} to the
+ * end of {@code waitUntilFinish()} and verified from its output (one final count per key, adding up
+ * to the elements).
  *
  * <p><b>Extraction</b>: {@link ExtractionMeasurement} on each of {@code --extractBackends}: a state
  * of {@code --extractKeys} keys, one version created while the pipeline runs, timed from CREATE to
@@ -154,26 +156,30 @@ public final class TssExportBenchmark {
   static Results run(String[] args, Options options) throws Exception {
     check(options);
     List<ThroughputConfiguration> configurations =
-        ThroughputConfiguration.parseList(options.getConfigurations());
+        List.copyOf(
+            new LinkedHashSet<>(ThroughputConfiguration.parseList(options.getConfigurations())));
     String endpoint = "127.0.0.1:" + freePort();
     Path home = Files.createTempDirectory("tss-export-bench-");
     log("TSS control plane at %s, home %s", endpoint, home);
     Map<String, TssClient> clients = new HashMap<>();
     try {
-      List<Measurement> throughput = new ArrayList<>();
+      // Warm-ups first, then the measured runs in rounds of every configuration: a drift of the
+      // machine (JIT, GC, a neighbour) then touches all configurations alike, not the first one.
       for (ThroughputConfiguration configuration : configurations) {
         if (options.getWarmupElements() > 0) {
           log("%s: warm-up with %,d elements", configuration.label, options.getWarmupElements());
           runThroughput(
               configuration, args, endpoint, home, options.getWarmupElements(), options.getKeys());
         }
-        List<Double> rates = new ArrayList<>();
-        for (int run = 1; run <= options.getRuns(); run++) {
+      }
+      Map<ThroughputConfiguration, List<Double>> ratesByConfiguration = new LinkedHashMap<>();
+      for (int run = 1; run <= options.getRuns(); run++) {
+        for (ThroughputConfiguration configuration : configurations) {
           double seconds =
               runThroughput(
                   configuration, args, endpoint, home, options.getElements(), options.getKeys());
           double rate = options.getElements() / seconds;
-          rates.add(rate);
+          ratesByConfiguration.computeIfAbsent(configuration, c -> new ArrayList<>()).add(rate);
           log(
               "%s: run %d: %,d elements in %.2f s = %,.0f elements/s; heap after GC %,d MB",
               configuration.label,
@@ -183,8 +189,9 @@ public final class TssExportBenchmark {
               rate,
               TimedPipelineRun.usedHeapAfterGcMb());
         }
-        throughput.add(new Measurement(configuration, rates));
       }
+      List<Measurement> throughput = new ArrayList<>();
+      ratesByConfiguration.forEach((c, rates) -> throughput.add(new Measurement(c, rates)));
 
       List<ExtractionMeasurement> extraction = new ArrayList<>();
       if (options.getExtractKeys() > 0) {

@@ -45,6 +45,9 @@ final class HeapIndex {
   /** Changes whenever a key is added or removed, so open scans know to re-seek. */
   private int structureVersion;
 
+  /** Whether {@link #ordered} is kept current with each change instead of at the next scan. */
+  private boolean eager;
+
   /**
    * Receives each entry of {@link #forEachEntry}: exactly one of {@code value} (a copy of a plain
    * value) and {@code list} is non-null.
@@ -115,13 +118,13 @@ final class HeapIndex {
   /** Adds the absent {@code key} with a plain value; the key array may be retained. */
   void insertValue(byte[] key, byte[] value) {
     map.insertValue(key, value);
-    keyAddedOrRemoved(key);
+    keyAdded(key);
   }
 
   /** Adds the absent {@code key} with a list; the key array may be retained. */
   void insertList(byte[] key, FramedList list) {
     map.insertObject(key, list);
-    keyAddedOrRemoved(key);
+    keyAdded(key);
   }
 
   /** Maps {@code key} to a plain value, adding it or replacing what it held. */
@@ -147,7 +150,22 @@ final class HeapIndex {
   /** Removes the entry at {@code position}, whose key is {@code key}. */
   void removeAt(int position, byte[] key) {
     map.removeAt(position);
-    keyAddedOrRemoved(key);
+    if (eager) {
+      structureVersion++;
+      ordered.remove(key);
+    } else {
+      keyAddedOrRemoved(key);
+    }
+  }
+
+  /**
+   * From now on keeps the key order current with every added or removed key (one tree insert or
+   * removal each) instead of sorting the keys noted since the last scan when the next one comes,
+   * and never drops it: for a table scanned about as often as keys are added.
+   */
+  void keepOrdered() {
+    orderedKeys();
+    eager = true;
   }
 
   /** Removes the keys in {@code [fromInclusive, toExclusive)}, reporting each removed entry. */
@@ -192,6 +210,15 @@ final class HeapIndex {
     for (int p = map.nextPosition(0); p >= 0; p = map.nextPosition(p + 1)) {
       FramedList list = list(p);
       visitor.visit(map.key(p), list == null ? map.value(p) : null, list);
+    }
+  }
+
+  private void keyAdded(byte[] key) {
+    if (eager) {
+      structureVersion++;
+      ordered.add(key);
+    } else {
+      keyAddedOrRemoved(key);
     }
   }
 

@@ -30,6 +30,10 @@ final class HeapStateTable implements StateTable {
 
   private final String name;
   private HeapIndex index = new HeapIndex();
+
+  /** Whether the key order is kept current with every change ({@link #keepKeyOrder}). */
+  private boolean keepKeyOrder;
+
   private long sizeBytes;
 
   HeapStateTable(String name) {
@@ -109,6 +113,12 @@ final class HeapStateTable implements StateTable {
   }
 
   @Override
+  public void keepKeyOrder() {
+    keepKeyOrder = true;
+    index.keepOrdered();
+  }
+
+  @Override
   public void appendOrReplaceLast(byte[] key, byte[] element, int prefixLength) {
     Objects.requireNonNull(element, "element");
     int position = index.indexOf(key);
@@ -163,6 +173,9 @@ final class HeapStateTable implements StateTable {
                 ENTRY_OVERHEAD_BYTES + key.length + (list != null ? list.length() : value.length));
     index = content;
     sizeBytes = size[0];
+    if (keepKeyOrder) {
+      index.keepOrdered();
+    }
   }
 
   private NavigableSet<byte[]> range(byte[] from, boolean fromInclusive, byte[] toExclusive) {

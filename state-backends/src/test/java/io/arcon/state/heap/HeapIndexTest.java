@@ -16,7 +16,9 @@ import io.arcon.state.StateTable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -72,6 +74,56 @@ class HeapIndexTest {
     for (Map.Entry<byte[], byte[]> e : reference.entrySet()) {
       assertArrayEquals(e.getValue(), index.value(index.indexOf(e.getKey())));
     }
+  }
+
+  /** A table that keeps its key order current: every change shows at once, a scan sorts nothing. */
+  @Test
+  void keptOrderFollowsEveryChangeAndAScanComparesNothing() {
+    AtomicLong comparisons = new AtomicLong();
+    Comparator<byte[]> counting =
+        (a, b) -> {
+          comparisons.incrementAndGet();
+          return KeyBytes.compare(a, b);
+        };
+    HeapIndex index = new HeapIndex(counting);
+    TreeMap<byte[], byte[]> reference = new TreeMap<>(KeyBytes::compare);
+    Random random = new Random(17);
+    for (int i = 0; i < 3_000; i++) { // keys from before: the kept order starts with a build
+      byte[] key = ByteKeyHashTest.key(random.nextInt(20_000));
+      index.putValue(key, new byte[] {1});
+      reference.put(key, new byte[] {1});
+    }
+    index.keepOrdered();
+    for (int op = 0; op < 50_000; op++) {
+      byte[] key = ByteKeyHashTest.key(random.nextInt(20_000));
+      int position = index.indexOf(key);
+      if (random.nextInt(3) == 0) {
+        if (position >= 0) {
+          index.removeAt(position, key);
+          reference.remove(key);
+        }
+      } else if (random.nextBoolean()) {
+        index.putValue(key, new byte[] {2});
+        reference.put(key, new byte[] {2});
+      } else {
+        index.putList(key, FramedList.of(new byte[] {3}));
+        reference.put(key, new byte[] {3});
+      }
+      if (op % 5_000 == 0) {
+        comparisons.set(0);
+        List<String> scanned = hex(index.orderedKeys());
+        assertEquals(0, comparisons.get(), "a scan of a kept order sorts nothing");
+        assertEquals(hex(reference.keySet()), scanned);
+      }
+    }
+    comparisons.set(0);
+    List<String> scanned = hex(index.orderedKeys());
+    assertEquals(0, comparisons.get());
+    assertEquals(hex(reference.keySet()), scanned);
+  }
+
+  private static List<String> hex(Collection<byte[]> keys) {
+    return keys.stream().map(HexFormat.of()::formatHex).toList();
   }
 
   /**

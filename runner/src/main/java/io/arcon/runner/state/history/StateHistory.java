@@ -42,6 +42,8 @@ public final class StateHistory {
    */
   public StateHistory(StateBackend backend, Map<String, ? extends StateSpec<?>> exportedSpecs) {
     this.history = backend.table(ChainLayout.HISTORY_TABLE);
+    // A key per row, added once, and read in key order by every version and prune.
+    this.history.keepKeyOrder();
     this.meta = backend.table(ChainLayout.META_TABLE);
     this.states = Collections.unmodifiableMap(ExportedState.ofAll(exportedSpecs));
   }
