@@ -1,8 +1,6 @@
 package io.arcon.runner.state;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.util.Objects;
 import org.apache.beam.sdk.coders.Coder;
 
 /**
@@ -71,7 +69,7 @@ public final class StateCoding {
   /** Decodes {@code bytes[offset..]} with the coder. */
   public static <T> T decode(Coder<T> coder, byte[] bytes, int offset) {
     try {
-      return coder.decode(new ByteInput(bytes, offset));
+      return coder.decode(new ByteArrayInput(bytes, offset));
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException(
           "Could not decode stored state with coder "
@@ -79,54 +77,6 @@ public final class StateCoding {
               + ": the state was written with a different coder (was the pipeline's StateSpec"
               + " changed between a snapshot and this restore?)",
           e);
-    }
-  }
-
-  /**
-   * An input stream over a byte array without {@code ByteArrayInputStream}'s locking: coders read
-   * values byte by byte, and each synchronized {@code read()} costs an atomic operation once the
-   * stream escapes into the coder.
-   */
-  private static final class ByteInput extends InputStream {
-    private final byte[] bytes;
-    private int pos;
-
-    ByteInput(byte[] bytes, int offset) {
-      this.bytes = bytes;
-      this.pos = offset;
-    }
-
-    @Override
-    public int read() {
-      return pos < bytes.length ? bytes[pos++] & 0xff : -1;
-    }
-
-    @Override
-    public int read(byte[] target, int offset, int length) {
-      Objects.checkFromIndexSize(offset, length, target.length);
-      if (length == 0) {
-        return 0;
-      }
-      int available = bytes.length - pos;
-      if (available <= 0) {
-        return -1;
-      }
-      int n = Math.min(length, available);
-      System.arraycopy(bytes, pos, target, offset, n);
-      pos += n;
-      return n;
-    }
-
-    @Override
-    public long skip(long n) {
-      long skipped = Math.max(0, Math.min(n, bytes.length - pos));
-      pos += (int) skipped;
-      return skipped;
-    }
-
-    @Override
-    public int available() {
-      return bytes.length - pos;
     }
   }
 }

@@ -1,7 +1,7 @@
 package io.arcon.runner.tss;
 
+import io.arcon.runner.state.ByteArrayInput;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.Objects;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderException;
@@ -16,7 +16,7 @@ import org.apache.beam.sdk.coders.CoderException;
  */
 final class KeyDecoder {
   private final Coder<?> coder;
-  private final Input input = new Input();
+  private final ByteArrayInput input = new ByteArrayInput(new byte[0], 0);
 
   KeyDecoder(Coder<?> coder) {
     this.coder = Objects.requireNonNull(coder, "coder");
@@ -25,56 +25,12 @@ final class KeyDecoder {
   /** The key {@code encoded} holds. */
   @SuppressWarnings("deprecation") // Context.OUTER: the context the keys were encoded with
   Object decode(byte[] encoded) throws IOException {
-    input.reset(encoded);
+    input.reset(encoded, 0);
     Object key = coder.decode(input, Coder.Context.OUTER);
     if (input.available() != 0) {
       throw new CoderException(
           input.available() + " unexpected extra bytes after decoding " + key + " with " + coder);
     }
     return key;
-  }
-
-  /** An input stream over one byte array at a time. */
-  private static final class Input extends InputStream {
-    private byte[] bytes = new byte[0];
-    private int pos;
-
-    void reset(byte[] next) {
-      bytes = next;
-      pos = 0;
-    }
-
-    @Override
-    public int read() {
-      return pos < bytes.length ? bytes[pos++] & 0xff : -1;
-    }
-
-    @Override
-    public int read(byte[] target, int offset, int length) {
-      Objects.checkFromIndexSize(offset, length, target.length);
-      if (length == 0) {
-        return 0;
-      }
-      int available = bytes.length - pos;
-      if (available <= 0) {
-        return -1;
-      }
-      int n = Math.min(length, available);
-      System.arraycopy(bytes, pos, target, offset, n);
-      pos += n;
-      return n;
-    }
-
-    @Override
-    public long skip(long n) {
-      long skipped = Math.max(0, Math.min(n, bytes.length - pos));
-      pos += (int) skipped;
-      return skipped;
-    }
-
-    @Override
-    public int available() {
-      return bytes.length - pos;
-    }
   }
 }
