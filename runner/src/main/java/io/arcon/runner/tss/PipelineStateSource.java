@@ -11,9 +11,11 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.util.CoderUtils;
 
@@ -72,7 +74,35 @@ final class PipelineStateSource implements StateSource {
     long version = versionTime.toEpochMilli();
     byte[] keyBytes = onlyKey;
     int chunk = cellsPerChunk;
-    return () -> new Rows(state, instances, readFrom, version, keyBytes, chunk);
+    return new Read(() -> new Rows(state, instances, readFrom, version, keyBytes, chunk));
+  }
+
+  /**
+   * The rows of one state at one version: each iteration reads anew; {@link #close} (the agent
+   * calls it when the version's file is written or failed) releases what an iteration left
+   * unfinished — its version, which holds back pruning, and its pending chunks.
+   */
+  private static final class Read implements Iterable<StateRow>, AutoCloseable {
+    private final Supplier<Rows> start;
+    private final List<Rows> started = new CopyOnWriteArrayList<>();
+
+    Read(Supplier<Rows> start) {
+      this.start = start;
+    }
+
+    @Override
+    public Iterator<StateRow> iterator() {
+      Rows rows = start.get();
+      started.add(rows);
+      return rows;
+    }
+
+    @Override
+    public void close() {
+      for (Rows rows : started) {
+        rows.close();
+      }
+    }
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -207,6 +237,13 @@ final class PipelineStateSource implements StateSource {
         }
       }
       return null;
+    }
+
+    /** Stops an unfinished read (the writer gave up): as a failure, without one to rethrow. */
+    void close() {
+      if (!done && failure == null) {
+        fail(new IllegalStateException("the read of " + state.name() + " was closed"));
+      }
     }
 
     /** Ends the read for good: the version is no longer in flight, pending chunks are dropped. */

@@ -364,6 +364,29 @@ class PipelineStateSourceTest {
     release.countDown();
   }
 
+  @Test
+  void closingAReadTheWriterGaveUpOnReleasesItsVersion() throws Exception {
+    twoInstances();
+    PipelineStateSource.cellsPerChunk = 2;
+    PipelineStateSource source = new PipelineStateSource(link);
+    Iterable<StateRow> rows = source.rows(stateName(source), Instant.ofEpochMilli(VERSION), null);
+    Iterator<StateRow> it = rows.iterator();
+    it.next(); // the writer took one row, then failed
+    assertEquals(VERSION, link.oldestVersionInFlight(), "the unfinished read holds its version");
+
+    ((AutoCloseable) rows).close();
+
+    assertEquals(Long.MAX_VALUE, link.oldestVersionInFlight(), "closing released it");
+    IllegalStateException e = assertThrows(IllegalStateException.class, it::hasNext);
+    assertTrue(e.getMessage().contains("was closed"), e.getMessage());
+    // A finished read is left as it is, and a new iteration reads everything again.
+    List<StateRow> again = new ArrayList<>();
+    rows.iterator().forEachRemaining(again::add);
+    ((AutoCloseable) rows).close();
+    assertEquals(Long.MAX_VALUE, link.oldestVersionInFlight());
+    assertTrue(again.size() > 4, "read again: " + again.size());
+  }
+
   private static void awaitQuietly(CountDownLatch latch) {
     try {
       latch.await();

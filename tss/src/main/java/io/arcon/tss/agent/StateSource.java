@@ -29,6 +29,9 @@ public interface StateSource {
    * @param keyFilter only rows with this key (a value of the state's key type as parsed by {@link
    *     KeyLiterals#parse}), or null for all keys. The agent re-checks the filter, so a source may
    *     ignore it, but filtering at the source avoids reading every key.
+   * @return the rows; when the returned object is also {@link AutoCloseable}, the agent closes it
+   *     once the version's file is written or has failed, so a read the writer stopped early (a
+   *     failed write) can release what it holds
    * @throws Exception if the state cannot be read; the version is reported failed with its message
    */
   Iterable<StateRow> rows(String stateName, Instant versionTime, Object keyFilter) throws Exception;

@@ -478,14 +478,26 @@ public final class TssAgent implements AutoCloseable {
                 : null;
         Iterable<StateRow> rows = source.rows(stateName, version, keyFilter);
         String file = LakeLayout.stateFileIn(assignment.getTargetDirectory(), stateName);
-        PartFile written =
-            writer.writeVersion(
-                file,
-                state.schema(),
-                checked(
-                    rows, stateName, version, keyFilter, state.consistency() == Consistency.EXACT),
-                version,
-                OutputMetadata.ofState(app, stateName, version, state.consistency()));
+        PartFile written;
+        try {
+          written =
+              writer.writeVersion(
+                  file,
+                  state.schema(),
+                  checked(
+                      rows,
+                      stateName,
+                      version,
+                      keyFilter,
+                      state.consistency() == Consistency.EXACT),
+                  version,
+                  OutputMetadata.ofState(app, stateName, version, state.consistency()));
+        } finally {
+          // A write that failed midway left the read unfinished: let the source release it.
+          if (rows instanceof AutoCloseable closeable) {
+            closeable.close();
+          }
+        }
         sealed.addFiles(
             WrittenFile.newBuilder()
                 .setState(stateName)

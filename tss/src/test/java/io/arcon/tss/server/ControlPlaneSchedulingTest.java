@@ -21,7 +21,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -126,8 +128,23 @@ class ControlPlaneSchedulingTest {
     }
   }
 
+  /** Rows a source can release: the agent closes them when the version is written or failed. */
+  private record ClosableRows(List<StateRow> rows, AtomicBoolean closed)
+      implements Iterable<StateRow>, AutoCloseable {
+    @Override
+    public Iterator<StateRow> iterator() {
+      return rows.iterator();
+    }
+
+    @Override
+    public void close() {
+      closed.set(true);
+    }
+  }
+
   @Test
   void keyFilterReachesTheFilesAndAFutureRowFailsAnExactVersionOnly() throws Exception {
+    AtomicBoolean leakClosed = new AtomicBoolean();
     SyntheticApp counters =
         new SyntheticApp()
             .withCounter("user_clicks", FieldType.INT64)
@@ -143,7 +160,7 @@ class ControlPlaneSchedulingTest {
           @Override
           public Iterable<StateRow> rows(String state, Instant version, Object keyFilter) {
             // A broken source: answers with an update at the version time itself.
-            return List.of(new StateRow(1L, null, 11L, version));
+            return new ClosableRows(List.of(new StateRow(1L, null, 11L, version)), leakClosed);
           }
         };
     StateSource cut =
@@ -206,6 +223,7 @@ class ControlPlaneSchedulingTest {
               + " holds only updates with event time < T",
           status("leak", T));
       assertFalse(Files.exists(home.resolve("lake/leak/version=2026-12-02T13:00:00Z/_COMMITTED")));
+      assertTrue(leakClosed.get(), "the agent closes the rows of a version whose write failed");
 
       TestSupport.await(
           "cut to commit", () -> status("cut", T).startsWith("committed"), () -> status("cut", T));
