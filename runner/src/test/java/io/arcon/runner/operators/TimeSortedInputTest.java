@@ -27,17 +27,20 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TimeSortedInputTest {
   @TempDir Path dir;
 
+  private static TimeSortedInput<KV<String, Integer>> buffer(String engine, StateBackend backend) {
+    return TimeSortedInput.forEngine(
+        engine,
+        backend,
+        KvCoder.of(StringUtf8Coder.of(), VarIntCoder.of()),
+        GlobalWindow.Coder.INSTANCE);
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"heap", "rocksdb", "lmdb"})
   void releasesBelowTheWatermarkInTimestampThenArrivalOrder(String engine) throws Exception {
     StateBackend backend = StateBackends.open(StateBackendConfig.of(engine, dir.resolve(engine)));
     try {
-      TimeSortedInput<KV<String, Integer>> buffer =
-          TimeSortedInput.forEngine(
-              engine,
-              backend,
-              KvCoder.of(StringUtf8Coder.of(), VarIntCoder.of()),
-              GlobalWindow.Coder.INSTANCE);
+      TimeSortedInput<KV<String, Integer>> buffer = buffer(engine, backend);
       Random rnd = new Random(5);
       List<long[]> added = new ArrayList<>(); // {timestamp, arrival}
       for (int i = 0; i < 500; i++) {
@@ -77,12 +80,7 @@ class TimeSortedInputTest {
       throws Exception {
     StateBackend backend = StateBackends.open(StateBackendConfig.of(engine, dir.resolve(engine)));
     try {
-      TimeSortedInput<KV<String, Integer>> buffer =
-          TimeSortedInput.forEngine(
-              engine,
-              backend,
-              KvCoder.of(StringUtf8Coder.of(), VarIntCoder.of()),
-              GlobalWindow.Coder.INSTANCE);
+      TimeSortedInput<KV<String, Integer>> buffer = buffer(engine, backend);
       Random rnd = new Random(11);
       List<long[]> pending = new ArrayList<>(); // {timestamp, arrival}
       long watermark = 0;
@@ -119,12 +117,7 @@ class TimeSortedInputTest {
 
   @Test
   void theHeapBufferSnapshotsItsElementsInReleaseOrder() throws Exception {
-    TimeSortedInput<KV<String, Integer>> buffer =
-        TimeSortedInput.forEngine(
-            "heap",
-            null,
-            KvCoder.of(StringUtf8Coder.of(), VarIntCoder.of()),
-            GlobalWindow.Coder.INSTANCE);
+    TimeSortedInput<KV<String, Integer>> buffer = buffer("heap", null);
     Random rnd = new Random(3);
     List<long[]> added = new ArrayList<>(); // {timestamp, arrival}
     for (int i = 0; i < 300; i++) {

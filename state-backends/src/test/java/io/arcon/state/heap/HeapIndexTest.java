@@ -80,12 +80,7 @@ class HeapIndexTest {
   @Test
   void keptOrderFollowsEveryChangeAndAScanComparesNothing() {
     AtomicLong comparisons = new AtomicLong();
-    Comparator<byte[]> counting =
-        (a, b) -> {
-          comparisons.incrementAndGet();
-          return KeyBytes.compare(a, b);
-        };
-    HeapIndex index = new HeapIndex(counting);
+    HeapIndex index = new HeapIndex(counting(comparisons));
     TreeMap<byte[], byte[]> reference = new TreeMap<>(KeyBytes::compare);
     Random random = new Random(17);
     for (int i = 0; i < 3_000; i++) { // keys from before: the kept order starts with a build
@@ -122,6 +117,14 @@ class HeapIndexTest {
     assertEquals(hex(reference.keySet()), scanned);
   }
 
+  /** Unsigned key order, counting its comparisons. */
+  private static Comparator<byte[]> counting(AtomicLong comparisons) {
+    return (a, b) -> {
+      comparisons.incrementAndGet();
+      return KeyBytes.compare(a, b);
+    };
+  }
+
   private static List<String> hex(Collection<byte[]> keys) {
     return keys.stream().map(HexFormat.of()::formatHex).toList();
   }
@@ -134,12 +137,7 @@ class HeapIndexTest {
   @Test
   void firstScanBuildsTheOrderedKeysWithNoComparisonBeyondOneSort() {
     AtomicLong comparisons = new AtomicLong();
-    Comparator<byte[]> counting =
-        (a, b) -> {
-          comparisons.incrementAndGet();
-          return KeyBytes.compare(a, b);
-        };
-    HeapIndex index = new HeapIndex(counting);
+    HeapIndex index = new HeapIndex(counting(comparisons));
     TreeMap<byte[], byte[]> reference = new TreeMap<>(KeyBytes::compare);
     Random random = new Random(5);
     for (int i = 0; i < 200_000; i++) {
