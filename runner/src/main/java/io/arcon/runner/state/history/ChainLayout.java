@@ -121,10 +121,10 @@ public final class ChainLayout {
 
   /** The segment of an entry stamped {@code stamp} (not the base) for a segment width. */
   static long segmentOf(long stamp, long segmentMillis) {
-    if (segmentMillis <= 0) {
-      return LIVE_SEGMENT;
+    if (segmentMillis <= 0 || stamp < Long.MIN_VALUE + segmentMillis) {
+      return LIVE_SEGMENT; // also where rounding down would pass Long.MIN_VALUE
     }
-    return Math.max(LIVE_SEGMENT, Math.floorDiv(stamp, segmentMillis) * segmentMillis);
+    return Math.max(LIVE_SEGMENT, stamp - Math.floorMod(stamp, segmentMillis));
   }
 
   /** An entry: {@code ts(stamp)} then {@code op}. */
@@ -174,9 +174,9 @@ public final class ChainLayout {
   }
 
   /** {@code key} with its segment replaced by {@code segment}. */
-  static byte[] withSegment(byte[] key, long stamp) {
+  static byte[] withSegment(byte[] key, long segment) {
     byte[] out = Arrays.copyOf(key, key.length);
-    long ordered = stamp ^ Long.MIN_VALUE;
+    long ordered = segment ^ Long.MIN_VALUE;
     for (int i = 0; i < STAMP_BYTES; i++) {
       out[key.length - 1 - i] = (byte) (ordered >>> (8 * i));
     }
