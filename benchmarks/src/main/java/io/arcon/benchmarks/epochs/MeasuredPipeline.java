@@ -1,10 +1,10 @@
 package io.arcon.benchmarks.epochs;
 
+import io.arcon.benchmarks.CountCheck;
 import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.benchmarks.pipeline.KeyedCountPipeline;
 import io.arcon.benchmarks.tss.CounterEvents;
 import io.arcon.benchmarks.tss.CounterPipeline;
-import java.util.Locale;
 import org.apache.beam.sdk.Pipeline;
 
 /**
@@ -23,7 +23,7 @@ enum MeasuredPipeline {
 
     @Override
     void verify(String label, TimedPipelineRun run, long elements, int keys) {
-      check(
+      CountCheck.require(
           label,
           run.counter(KeyedCountPipeline.NAMESPACE, KeyedCountPipeline.KEYS),
           run.counter(KeyedCountPipeline.NAMESPACE, KeyedCountPipeline.COUNTED),
@@ -48,7 +48,7 @@ enum MeasuredPipeline {
 
     @Override
     void verify(String label, TimedPipelineRun run, long elements, int keys) {
-      check(
+      CountCheck.require(
           label,
           run.counter(CounterPipeline.NAMESPACE, CounterPipeline.KEYS),
           run.counter(CounterPipeline.NAMESPACE, CounterPipeline.COUNTED),
@@ -76,20 +76,4 @@ enum MeasuredPipeline {
 
   /** Fails unless the finished run emitted one result per key adding up to the elements. */
   abstract void verify(String label, TimedPipelineRun run, long elements, int keys);
-
-  private static void check(
-      String label, long keysSeen, long counted, long expectedKeys, long elements) {
-    if (keysSeen != expectedKeys || counted != elements) {
-      throw new IllegalStateException(
-          String.format(
-              Locale.ROOT,
-              "%s produced a wrong result: %d keys whose counts add up to %d, expected %d keys"
-                  + " adding up to %d",
-              label,
-              keysSeen,
-              counted,
-              expectedKeys,
-              elements));
-    }
-  }
 }

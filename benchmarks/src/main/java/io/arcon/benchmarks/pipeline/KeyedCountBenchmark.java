@@ -1,6 +1,7 @@
 package io.arcon.benchmarks.pipeline;
 
 import io.arcon.benchmarks.ConfigurationList;
+import io.arcon.benchmarks.CountCheck;
 import io.arcon.benchmarks.ResultsFile;
 import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.runner.ArconPipelineOptions;
@@ -142,18 +143,8 @@ public final class KeyedCountBenchmark {
         configuration.flinkMode == null
             ? runBeam(configuration, options, elements, keys)
             : runFlink(configuration, options, elements, keys);
-    long expectedKeys = Math.min(keys, elements);
-    if (run.keys() != expectedKeys || run.countedElements() != elements) {
-      throw new IllegalStateException(
-          String.format(
-              Locale.ROOT,
-              "%s produced a wrong result: %d keys and %d counted elements, expected %d and %d",
-              configuration.label,
-              run.keys(),
-              run.countedElements(),
-              expectedKeys,
-              elements));
-    }
+    CountCheck.require(
+        configuration.label, run.keys(), run.countedElements(), Math.min(keys, elements), elements);
     return run;
   }
 

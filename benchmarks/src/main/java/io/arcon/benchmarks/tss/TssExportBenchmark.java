@@ -1,5 +1,6 @@
 package io.arcon.benchmarks.tss;
 
+import io.arcon.benchmarks.CountCheck;
 import io.arcon.benchmarks.ResultsFile;
 import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.runner.ArconPipelineOptions;
@@ -287,19 +288,8 @@ public final class TssExportBenchmark {
 
   /** Fails unless a run emitted one final count per key and the counts add up to the elements. */
   static void verify(String label, long keysSeen, long counted, long elements, int keys) {
-    long expectedKeys = CounterPipeline.distinctKeys(elements, keys);
-    if (keysSeen != expectedKeys || counted != elements) {
-      throw new IllegalStateException(
-          String.format(
-              Locale.ROOT,
-              "%s produced a wrong result: %d keys whose counts add up to %d, expected %d keys"
-                  + " adding up to %d",
-              label,
-              keysSeen,
-              counted,
-              expectedKeys,
-              elements));
-    }
+    CountCheck.require(
+        label, keysSeen, counted, CounterPipeline.distinctKeys(elements, keys), elements);
   }
 
   /** Options of one pipeline: the user's arguments, then the shared control plane. */

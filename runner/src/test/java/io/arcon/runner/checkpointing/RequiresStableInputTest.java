@@ -115,16 +115,7 @@ class RequiresStableInputTest {
   void aRestartFeedsTheStableDoFnTheSameInput(@TempDir Path dir) {
     SEEN.clear();
     FAILURES_LEFT.set(3);
-    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
-    options.setRunner(ArconRunner.class);
-    options.setParallelism(2);
-    options.setTss("off");
-    options.setJobName("stable-input");
-    options.setCheckpointingInterval(30L);
-    options.setCheckpointDir(dir.toString());
-    options.setNumberOfExecutionRetries(10);
-    options.setExecutionRetryDelay(10L);
-    Pipeline p = Pipeline.create(options);
+    Pipeline p = pipeline(dir);
     p.apply(GenerateSequence.from(0).to(ELEMENTS).withRate(10_000, Duration.standardSeconds(1)))
         .apply(ParDo.of(new TagRandomly()))
         .apply(ParDo.of(new RecordStably()));
