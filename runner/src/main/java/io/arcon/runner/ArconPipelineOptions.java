@@ -2,6 +2,7 @@ package io.arcon.runner;
 
 import io.arcon.runner.checkpointing.CheckpointingOptions;
 import io.arcon.runner.tss.TssPipelineOptions;
+import io.arcon.runner.webui.WebUiOptions;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.DefaultValueFactory;
 import org.apache.beam.sdk.options.Description;
@@ -10,7 +11,11 @@ import org.apache.beam.sdk.options.StreamingOptions;
 
 /** Options of {@link ArconRunner}. */
 public interface ArconPipelineOptions
-    extends PipelineOptions, StreamingOptions, TssPipelineOptions, CheckpointingOptions {
+    extends PipelineOptions,
+        StreamingOptions,
+        TssPipelineOptions,
+        CheckpointingOptions,
+        WebUiOptions {
 
   @Description(
       "Parallel instances of every operator chain. Default: the number of available processors.")

@@ -1,5 +1,6 @@
 package io.arcon.runner;
 
+import io.arcon.runner.webui.ObservedJob;
 import io.arcon.runtime.job.JobMonitor;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,6 +20,7 @@ import org.joda.time.Duration;
 
 /** The handle of a pipeline running on ArconRunner. */
 public class ArconPipelineResult implements PipelineResult {
+  private final ObservedJob job;
   private final JobMonitor monitor;
   private final MetricsContainerStepMap metrics;
   private final Path temporaryStateRoot;
@@ -34,13 +36,10 @@ public class ArconPipelineResult implements PipelineResult {
    *     however it ended; null when the user chose {@code --stateDir}, which is never deleted
    * @param onEnd runs when the job has ended, however it ended
    */
-  ArconPipelineResult(
-      JobMonitor monitor,
-      MetricsContainerStepMap metrics,
-      Path temporaryStateRoot,
-      Runnable onEnd) {
-    this.monitor = monitor;
-    this.metrics = metrics;
+  ArconPipelineResult(ObservedJob job, Path temporaryStateRoot, Runnable onEnd) {
+    this.job = job;
+    this.monitor = job.monitor();
+    this.metrics = job.metrics();
     this.temporaryStateRoot = temporaryStateRoot;
     this.ended =
         monitor
@@ -56,6 +55,11 @@ public class ArconPipelineResult implements PipelineResult {
                     }
                   }
                 });
+  }
+
+  /** The job's graph, live figures and metrics, as the web UI shows them. */
+  public ObservedJob observedJob() {
+    return job;
   }
 
   @Override

@@ -7,15 +7,19 @@ import io.arcon.runner.translation.PipelineTranslator;
 import io.arcon.runner.translation.Translation;
 import io.arcon.runner.tss.TssLink;
 import io.arcon.runner.tss.TssSettings;
+import io.arcon.runner.webui.ObservedJob;
+import io.arcon.runner.webui.WebUiSettings;
 import io.arcon.runtime.checkpoint.CheckpointStore;
 import io.arcon.runtime.checkpoint.CompletedCheckpoint;
 import io.arcon.runtime.checkpoint.RestorePlan;
 import io.arcon.runtime.epoch.EpochCoordinator;
+import io.arcon.runtime.epoch.EpochListener;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.job.JobAttempts;
 import io.arcon.runtime.job.JobClock;
 import io.arcon.runtime.job.JobMonitor;
 import io.arcon.runtime.job.RuntimeConfig;
+import io.arcon.runtime.observe.JobStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -81,6 +85,7 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     // Refuses bad options and transforms it cannot run before any node starts.
     TssSettings tssSettings = TssSettings.of(options, true);
     CheckpointSettings checkpoints = CheckpointSettings.of(options, options.getStateDir());
+    WebUiSettings webUi = WebUiSettings.of(options, true);
     TssLink tss = tssSettings.enabled() ? new TssLink(tssSettings) : null;
     Translation translation = PipelineTranslator.translate(pipeline, options, metrics, tss);
     if (tss != null && !tss.start()) {
@@ -89,6 +94,7 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     }
     JobGraph graph = translation.graph();
     LOG.debug("Job graph of {}:\n{}", options.getJobName(), graph.describe());
+    JobStats stats = new JobStats(options.getJobName(), graph);
 
     CompletedCheckpoint restoreFrom =
         checkpoints.restoreFrom() == null
@@ -135,7 +141,8 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
                   checkpoints.retainedCheckpoints())
               : null;
       monitor =
-          startAttempts(graph, config, checkpoints, store, restoreFrom, initialRestore, metrics);
+          startAttempts(
+              graph, config, checkpoints, store, restoreFrom, initialRestore, metrics, stats);
     } catch (RuntimeException | Error e) {
       logLevels.release();
       if (store != null) {
@@ -151,10 +158,12 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
       monitor.outcome().whenComplete((outcome, failure) -> link.close());
     }
     CheckpointStore checkpointStore = store;
+    ObservedJob observed =
+        new ObservedJob(
+            options.getJobName(), stats, metrics, monitor, tss != null ? tss.settings() : null);
     ArconPipelineResult result =
         new ArconPipelineResult(
-            monitor,
-            metrics,
+            observed,
             temporaryState ? stateRoot : null,
             () -> {
               logLevels.release();
@@ -184,12 +193,14 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
       CheckpointStore store,
       CompletedCheckpoint restoreFrom,
       RestorePlan initialRestore,
-      MetricsContainerStepMap metrics) {
+      MetricsContainerStepMap metrics,
+      JobStats stats) {
     String jobName = options.getJobName();
     long epochsBefore =
         Math.max(
             store == null ? 0 : store.lastEpoch(), restoreFrom == null ? 0 : restoreFrom.epoch());
-    EpochMetrics epochMetrics = new EpochMetrics(metrics);
+    EpochListener epochListener =
+        EpochListener.all(new EpochMetrics(metrics), stats.epochListener());
     return JobAttempts.start(
         jobName,
         graph,
@@ -206,7 +217,7 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
               last,
               checkpoints.intervalMillis(),
               checkpoints.timeoutMillis(),
-              epochMetrics);
+              epochListener);
         },
         attempt -> {
           if (attempt > 0 && store != null) {
@@ -219,7 +230,8 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
           return initialRestore;
         },
         checkpoints.retries(),
-        checkpoints.retryDelayMillis());
+        checkpoints.retryDelayMillis(),
+        stats);
   }
 
   /**

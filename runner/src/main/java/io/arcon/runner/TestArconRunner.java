@@ -25,6 +25,10 @@ public class TestArconRunner extends PipelineRunner<PipelineResult> {
       // Tests run many pipelines side by side; none registers with TSS unless it asks to.
       arcon.setTss("off");
     }
+    if (arcon.getWebUi() == null) {
+      // Tests run many pipelines; none serves a web UI unless it asks to.
+      arcon.setWebUi("off");
+    }
     if (arcon.getNumberOfExecutionRetries() == null || arcon.getNumberOfExecutionRetries() == -1) {
       // A test that expects its pipeline to fail wants that failure, not three restarts first.
       arcon.setNumberOfExecutionRetries(0);

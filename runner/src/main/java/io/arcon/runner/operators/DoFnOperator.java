@@ -12,6 +12,7 @@ import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.OperatorRestore;
 import io.arcon.runtime.operator.OperatorSnapshot;
 import io.arcon.runtime.operator.Output;
+import io.arcon.runtime.operator.StateUsage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -633,6 +634,11 @@ public final class DoFnOperator<InT, OutT> implements Operator {
                 + " elements still wait for side inputs at the end of input");
       }
     }
+  }
+
+  @Override
+  public StateUsage stateUsage() {
+    return keyed == null ? null : keyed.stateUsage();
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.OperatorSnapshot;
 import io.arcon.runtime.operator.Output;
+import io.arcon.runtime.operator.StateUsage;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -235,6 +236,11 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
   @Override
   public void snapshotState(OperatorSnapshot snapshot) {
     keyed.snapshot(snapshot, inputWatermark);
+  }
+
+  @Override
+  public StateUsage stateUsage() {
+    return keyed == null ? null : keyed.stateUsage();
   }
 
   @Override

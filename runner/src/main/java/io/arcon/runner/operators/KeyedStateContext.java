@@ -9,6 +9,7 @@ import io.arcon.runner.state.rescale.KeyedBackendRestore;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.OperatorRestore;
 import io.arcon.runtime.operator.OperatorSnapshot;
+import io.arcon.runtime.operator.StateUsage;
 import io.arcon.state.StateBackend;
 import io.arcon.state.StateBackendConfig;
 import io.arcon.state.StateBackends;
@@ -228,6 +229,11 @@ final class KeyedStateContext<K> implements AutoCloseable {
       hold = Math.min(hold, Watermarks.fromInstant(timerStore.minimumOutputTimestamp()));
     }
     return hold;
+  }
+
+  /** The engine and approximate size of this instance's state. */
+  public StateUsage stateUsage() {
+    return new StateUsage(backend.engine(), backend.approximateSizeBytes());
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.OperatorRestore;
 import io.arcon.runtime.operator.OperatorSnapshot;
 import io.arcon.runtime.operator.Output;
+import io.arcon.runtime.operator.StateUsage;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -335,6 +336,11 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
   @Override
   public void epochCompleted(long epoch) throws Exception {
     spec.metrics().scoped(() -> finalizers.epochCompleted(epoch));
+  }
+
+  @Override
+  public StateUsage stateUsage() {
+    return keyed == null ? null : keyed.stateUsage();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.arcon.runner.tss;
 
+import io.arcon.runner.options.OnOff;
 import io.arcon.runner.options.TransformGlob;
 import io.arcon.tss.model.Names;
 import java.nio.file.Path;
@@ -7,7 +8,6 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The checked form of {@link TssPipelineOptions}: refuses a bad value at {@code run()} with a
@@ -32,7 +32,7 @@ public record TssSettings(
    * @param defaultOn what an unset {@code --tss} means for this runner (on for ArconRunner)
    */
   public static TssSettings of(TssPipelineOptions options, boolean defaultOn) {
-    boolean enabled = parseOnOff(options.getTss(), defaultOn);
+    boolean enabled = OnOff.parse("--tss", options.getTss(), defaultOn);
     String endpoint = options.getTssEndpoint();
     int colon = endpoint == null ? -1 : endpoint.lastIndexOf(':');
     if (colon <= 0 || colon == endpoint.length() - 1) {
@@ -91,22 +91,6 @@ public record TssSettings(
         token,
         List.copyOf(exports),
         history);
-  }
-
-  private static boolean parseOnOff(String value, boolean defaultOn) {
-    if (value == null || value.isBlank()) {
-      return defaultOn;
-    }
-    switch (value.trim().toLowerCase(Locale.ROOT)) {
-      case "on":
-      case "true":
-        return true;
-      case "off":
-      case "false":
-        return false;
-      default:
-        throw new IllegalArgumentException("--tss must be on or off; got '" + value + "'");
-    }
   }
 
   /** Whether {@code --tssExport} selects the transform {@code fullName}. */

@@ -7,4 +7,23 @@ public interface EpochListener {
 
   /** Epoch {@code epoch} was given up ({@code reason}); the job goes on. */
   void epochGivenUp(long epoch, String reason);
+
+  /** One listener that tells each of {@code listeners}, in order. */
+  static EpochListener all(EpochListener... listeners) {
+    return new EpochListener() {
+      @Override
+      public void epochCompleted(long epoch, long durationMillis, long bytes) {
+        for (EpochListener l : listeners) {
+          l.epochCompleted(epoch, durationMillis, bytes);
+        }
+      }
+
+      @Override
+      public void epochGivenUp(long epoch, String reason) {
+        for (EpochListener l : listeners) {
+          l.epochGivenUp(epoch, reason);
+        }
+      }
+    };
+  }
 }

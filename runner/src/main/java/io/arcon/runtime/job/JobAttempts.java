@@ -3,6 +3,7 @@ package io.arcon.runtime.job;
 import io.arcon.runtime.epoch.EpochCoordinator;
 import io.arcon.runtime.epoch.JobRestore;
 import io.arcon.runtime.graph.JobGraph;
+import io.arcon.runtime.observe.JobStats;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -43,6 +44,7 @@ public final class JobAttempts {
   private final Restores restores;
   private final int retries;
   private final long retryDelayMillis;
+  private final JobStats stats;
   private final JobMonitor job = new JobMonitor(1);
   private final CompletableFuture<Void> lastShutdown = new CompletableFuture<>();
   private final ScheduledExecutorService delays =
@@ -61,8 +63,10 @@ public final class JobAttempts {
       Epochs epochs,
       Restores restores,
       int retries,
-      long retryDelayMillis) {
+      long retryDelayMillis,
+      JobStats stats) {
     this.jobName = jobName;
+    this.stats = stats;
     this.graph = graph;
     this.config = config;
     this.epochs = epochs;
@@ -76,6 +80,7 @@ public final class JobAttempts {
    *
    * @param config attempt 0's configuration; later attempts keep their state under {@code
    *     stateRoot/attempt-N}
+   * @param stats the job's figures, continued by every attempt
    */
   public static JobMonitor start(
       String jobName,
@@ -84,9 +89,10 @@ public final class JobAttempts {
       Epochs epochs,
       Restores restores,
       int retries,
-      long retryDelayMillis) {
+      long retryDelayMillis,
+      JobStats stats) {
     JobAttempts attempts =
-        new JobAttempts(jobName, graph, config, epochs, restores, retries, retryDelayMillis);
+        new JobAttempts(jobName, graph, config, epochs, restores, retries, retryDelayMillis, stats);
     attempts.job.setShutdown(attempts.lastShutdown);
     attempts.job.onTerminate(attempts::jobEnded);
     attempts.startAttempt(0, config.restore() != null ? config.restore() : restores.forAttempt(0));
@@ -99,7 +105,8 @@ public final class JobAttempts {
     RuntimeConfig attemptConfig = config.resumingFrom(restore, stateRoot);
     JobMonitor monitor;
     try {
-      monitor = JobExecutor.start(jobName, graph, attemptConfig, epochs.forAttempt(attempt));
+      stats.attemptStarted(attempt);
+      monitor = JobExecutor.start(jobName, graph, attemptConfig, epochs.forAttempt(attempt), stats);
     } catch (RuntimeException | Error e) {
       if (attempt == 0) {
         delays.shutdown();

@@ -8,6 +8,7 @@ import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.Vertex;
 import io.arcon.runtime.node.NodeActor;
 import io.arcon.runtime.node.NodeSignal;
+import io.arcon.runtime.observe.JobStats;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,15 +26,19 @@ public final class JobExecutor {
   private JobExecutor() {}
 
   public static JobMonitor start(String jobName, JobGraph graph, RuntimeConfig config) {
-    return start(jobName, graph, config, null);
+    return start(jobName, graph, config, null, new JobStats(jobName, graph));
   }
 
   /**
    * Starts the job; with {@code epochs} its coordinator starts triggering epochs once every node
-   * exists, and stops when the job ends.
+   * exists, and stops when the job ends. The nodes report their figures to {@code stats}.
    */
   public static JobMonitor start(
-      String jobName, JobGraph graph, RuntimeConfig config, EpochCoordinator epochs) {
+      String jobName,
+      JobGraph graph,
+      RuntimeConfig config,
+      EpochCoordinator epochs,
+      JobStats stats) {
     int instances = 0;
     for (Vertex v : graph.vertices()) {
       instances += v.parallelism();
@@ -47,7 +52,8 @@ public final class JobExecutor {
     SynchronizedTimeTracker syncTime =
         config.trackSynchronizedTime() ? new SynchronizedTimeTracker(graph, config.clock()) : null;
     NodeActor.Wiring wiring =
-        new NodeActor.Wiring(refs, new StartGate(instances, NodeSignal.START), syncTime, epochs);
+        new NodeActor.Wiring(
+            refs, new StartGate(instances, NodeSignal.START), syncTime, epochs, stats);
     List<Vertex> order = topologicalOrder(graph);
     // Receivers first; the map is complete for a vertex's targets when it is created.
     for (int i = order.size() - 1; i >= 0; i--) {

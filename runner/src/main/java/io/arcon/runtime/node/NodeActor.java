@@ -12,6 +12,8 @@ import io.arcon.runtime.messages.RuntimeMessage;
 import io.arcon.runtime.node.activity.NodeActivity;
 import io.arcon.runtime.node.output.MessageSink;
 import io.arcon.runtime.node.time.SynchronizedTime;
+import io.arcon.runtime.observe.JobStats;
+import io.arcon.runtime.observe.NodeStats;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.pekko.actor.AbstractActor;
@@ -27,14 +29,15 @@ public final class NodeActor extends AbstractActor {
 
   /**
    * Wiring handed to a node at creation: actor refs of every downstream instance, the job's start
-   * gate, its synchronized-time tracker (null when the job does not track it) and its epoch
-   * coordinator (null without checkpointing).
+   * gate, its synchronized-time tracker (null when the job does not track it), its epoch
+   * coordinator (null without checkpointing) and the job's live figures.
    */
   public record Wiring(
       Map<Integer, ActorRef[]> instancesByVertexId,
       StartGate startGate,
       SynchronizedTimeTracker syncTime,
-      EpochCoordinator epochs) {}
+      EpochCoordinator epochs,
+      JobStats stats) {}
 
   private final Vertex vertex;
   private final int instance;
@@ -151,6 +154,11 @@ public final class NodeActor extends AbstractActor {
     @Override
     public EpochParticipation epochs() {
       return wiring.epochs();
+    }
+
+    @Override
+    public NodeStats stats() {
+      return wiring.stats().node(vertex.id(), instance);
     }
 
     @Override

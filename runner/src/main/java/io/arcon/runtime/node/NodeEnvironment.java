@@ -2,6 +2,7 @@ package io.arcon.runtime.node;
 
 import io.arcon.runtime.epoch.EpochParticipation;
 import io.arcon.runtime.node.output.EdgeOutputs;
+import io.arcon.runtime.observe.NodeStats;
 
 /**
  * What a {@link NodeTask} needs from the host that runs it ({@link NodeActor} in a job): its
@@ -30,6 +31,11 @@ public interface NodeEnvironment extends EdgeOutputs.Receivers {
 
   /** The job's epoch protocol, or null when the job takes no snapshots. */
   default EpochParticipation epochs() {
+    return null;
+  }
+
+  /** Where the node reports its live figures, or null when nobody observes it. */
+  default NodeStats stats() {
     return null;
   }
 }

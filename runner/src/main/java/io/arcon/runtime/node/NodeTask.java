@@ -15,7 +15,9 @@ import io.arcon.runtime.node.input.InputValve;
 import io.arcon.runtime.node.output.EdgeOutputs;
 import io.arcon.runtime.node.output.MessageSink;
 import io.arcon.runtime.node.time.SynchronizedTime;
+import io.arcon.runtime.observe.NodeStats;
 import io.arcon.runtime.operator.SourceOperator;
+import io.arcon.runtime.operator.StateUsage;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -42,6 +44,8 @@ public final class NodeTask {
   private final OperatorChain chain;
   private final BundleController bundle;
   private final FinishProtocol finish;
+  private final NodeStats stats;
+  private long reportedSent;
 
   /** An input that arrived while output was blocked, with where its credit goes back to. */
   private record PendingInput(RuntimeMessage message, MessageSink sender) {}
@@ -64,6 +68,7 @@ public final class NodeTask {
     this.env = env;
     this.syncTime = syncTime;
     this.activity = activity;
+    this.stats = env.stats() != null ? env.stats() : NodeStats.unobserved(vertex.id(), instance);
     this.valve = new InputValve(vertex, instance);
     this.outputs =
         new EdgeOutputs(
@@ -88,6 +93,9 @@ public final class NodeTask {
                 chain.finishBundle();
                 outputs.flush();
                 syncTime.releaseBundleHolds();
+                if (stats.stateSampleDue()) {
+                  reportState();
+                }
               }
             },
             config.clock(),
@@ -116,6 +124,7 @@ public final class NodeTask {
     if (finish.isStopped()) {
       return;
     }
+    stats.started();
     try {
       if (config.restore() != null && config.restore().startsFinished(vertex.id(), instance)) {
         // It had ended all its work in the restored epoch: it only ends its outputs again.
@@ -188,6 +197,7 @@ public final class NodeTask {
   public void close() {
     finish.stop();
     chain.close();
+    stats.endedIfRunning(NodeStats.Status.CANCELLED);
   }
 
   private interface Work {
@@ -227,6 +237,7 @@ public final class NodeTask {
     if (message instanceof RuntimeMessage.EventBatch batch) {
       int ch = batch.channel();
       bundle.ensureOpen();
+      stats.recordsIn(batch.size());
       chain.deliver(valve.targetOperator(ch), valve.targetPort(ch), batch.elements(), batch.size());
       syncTime.batchHandled(batch.syncStamp());
       sender.send(new RuntimeMessage.Credit(valve.edgeId(ch), instance));
@@ -419,6 +430,25 @@ public final class NodeTask {
     } finally {
       syncTime.releaseWatermarkHolds();
     }
+    reportFigures();
+  }
+
+  private void reportState() {
+    StateUsage state = chain.stateUsage();
+    if (state != null) {
+      stats.state(state.engine(), state.approximateBytes());
+    }
+  }
+
+  /** Publishes what changed in this message's work; cheap enough for every message. */
+  private void reportFigures() {
+    long sent = outputs.sentElements();
+    if (sent != reportedSent) {
+      stats.recordsOut(sent - reportedSent);
+      reportedSent = sent;
+    }
+    stats.inputWatermark(chain.inputWatermark());
+    stats.outputBlocked(outputs.isBlocked());
   }
 
   private void scheduleAfterWork() throws Exception {
@@ -426,7 +456,9 @@ public final class NodeTask {
       return;
     }
     if (!bundle.isOpen()) {
-      outputs.advanceWatermark(chain.outputWatermark());
+      long watermark = chain.outputWatermark();
+      outputs.advanceWatermark(watermark);
+      stats.outputWatermark(watermark);
     }
     long next = bundle.deadline();
     if (!config.clock().isManual()) {
@@ -441,6 +473,7 @@ public final class NodeTask {
   private void fail(Throwable t) {
     finish.stop();
     chain.close();
+    stats.ended(NodeStats.Status.FAILED);
     env.failed(ChainException.causeOf(t));
   }
 
@@ -471,6 +504,7 @@ public final class NodeTask {
     @Override
     public void sendEndOfStream() {
       outputs.endOfStream();
+      stats.outputWatermark(Long.MAX_VALUE);
     }
 
     @Override
@@ -480,6 +514,9 @@ public final class NodeTask {
 
     @Override
     public void complete() {
+      reportFigures();
+      reportState();
+      stats.ended(NodeStats.Status.FINISHED);
       chain.close();
       activity.stopped();
       env.finished();

@@ -85,6 +85,14 @@ public interface Operator {
    */
   default void epochCompleted(long epoch) throws Exception {}
 
+  /**
+   * The state this instance keeps, or null when it keeps none. Called on the node's thread between
+   * bundles, at most about once a second: it may ask the engine for its size.
+   */
+  default StateUsage stateUsage() {
+    return null;
+  }
+
   /** Releases resources; called on success, failure and cancellation. */
   default void close() throws Exception {}
 }

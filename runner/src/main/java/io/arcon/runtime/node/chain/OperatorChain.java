@@ -12,6 +12,7 @@ import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorRestore;
 import io.arcon.runtime.operator.OperatorSnapshot;
 import io.arcon.runtime.operator.SourceOperator;
+import io.arcon.runtime.operator.StateUsage;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -150,6 +151,27 @@ public final class OperatorChain {
 
   public long inputWatermark() {
     return inputWatermark;
+  }
+
+  /**
+   * The state of the chain's operators: their engines in chain order (comma-separated, each once)
+   * and their bytes together; null when no operator keeps state.
+   */
+  public StateUsage stateUsage() {
+    List<String> engines = new ArrayList<>();
+    long bytes = 0;
+    boolean any = false;
+    for (Operator op : operators) {
+      StateUsage usage = op == null ? null : op.stateUsage();
+      if (usage != null) {
+        any = true;
+        bytes += usage.approximateBytes();
+        if (!engines.contains(usage.engine())) {
+          engines.add(usage.engine());
+        }
+      }
+    }
+    return any ? new StateUsage(String.join(",", engines), bytes) : null;
   }
 
   /**

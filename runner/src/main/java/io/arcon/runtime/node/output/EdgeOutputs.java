@@ -30,6 +30,7 @@ public final class EdgeOutputs {
   private final OutputChannel[] all;
   private final int[] rebalanceCursor;
   private long outputWatermark = Long.MIN_VALUE;
+  private long sentElements;
 
   /**
    * @param batchSize elements per batch message
@@ -79,13 +80,18 @@ public final class EdgeOutputs {
   public void send(Edge edge, Object element) throws Exception {
     OutputChannel[] channels = byEdge[edge.id()];
     switch (edge.kind()) {
-      case FORWARD -> channels[instance].add(element);
+      case FORWARD -> {
+        sentElements++;
+        channels[instance].add(element);
+      }
       case KEYED -> {
         byte[] key = edge.keyExtractor().keyBytes(element);
+        sentElements++;
         channels[KeyGroups.instanceForKey(key, channels.length)].add(
             new KeyedElement(key, element));
       }
       case BROADCAST -> {
+        sentElements += channels.length;
         for (OutputChannel c : channels) {
           c.add(element);
         }
@@ -93,9 +99,23 @@ public final class EdgeOutputs {
       case REBALANCE -> {
         int r = rebalanceCursor[edge.id()];
         rebalanceCursor[edge.id()] = (r + 1) % channels.length;
+        sentElements++;
         channels[r].add(element);
       }
     }
+  }
+
+  /**
+   * Elements handed to receivers since this node started, one per receiver (a broadcast element
+   * counts once per receiver instance).
+   */
+  public long sentElements() {
+    return sentElements;
+  }
+
+  /** The last watermark sent, {@code Long.MIN_VALUE} before the first. */
+  public long outputWatermark() {
+    return outputWatermark;
   }
 
   /** Receiver {@code receiverInstance} of edge {@code edgeId} consumed one batch. */
