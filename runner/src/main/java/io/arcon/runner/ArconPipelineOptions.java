@@ -1,6 +1,7 @@
 package io.arcon.runner;
 
 import io.arcon.runner.checkpointing.CheckpointingOptions;
+import io.arcon.runner.progress.ProgressOptions;
 import io.arcon.runner.tss.TssPipelineOptions;
 import io.arcon.runner.webui.WebUiOptions;
 import org.apache.beam.sdk.options.Default;
@@ -15,7 +16,8 @@ public interface ArconPipelineOptions
         StreamingOptions,
         TssPipelineOptions,
         CheckpointingOptions,
-        WebUiOptions {
+        WebUiOptions,
+        ProgressOptions {
 
   @Description(
       "Parallel instances of every operator chain. Default: the number of available processors.")

@@ -3,6 +3,7 @@ package io.arcon.runner;
 import io.arcon.runner.checkpointing.CheckpointSettings;
 import io.arcon.runner.checkpointing.EpochMetrics;
 import io.arcon.runner.harness.HarnessLogLevels;
+import io.arcon.runner.progress.ProgressReporter;
 import io.arcon.runner.translation.PipelineTranslator;
 import io.arcon.runner.translation.Translation;
 import io.arcon.runner.tss.TssLink;
@@ -86,6 +87,8 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     TssSettings tssSettings = TssSettings.of(options, true);
     CheckpointSettings checkpoints = CheckpointSettings.of(options, options.getStateDir());
     WebUiSettings webUi = WebUiSettings.of(options, true);
+    // Checks --progress, and gives the job's sources (through the options) counters to report to.
+    ProgressReporter progress = ProgressReporter.prepare(options);
     TssLink tss = tssSettings.enabled() ? new TssLink(tssSettings) : null;
     Translation translation = PipelineTranslator.translate(pipeline, options, metrics, tss);
     if (tss != null && !tss.start()) {
@@ -153,6 +156,7 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
       }
       throw e;
     }
+    progress.start(monitor);
     if (tss != null) {
       TssLink link = tss;
       monitor.outcome().whenComplete((outcome, failure) -> link.close());
@@ -166,6 +170,7 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             observed,
             temporaryState ? stateRoot : null,
             () -> {
+              progress.finish(); // the final line is out before waitUntilFinish returns
               logLevels.release();
               if (checkpointStore != null) {
                 // A finished job has nothing to resume; a failed or cancelled one keeps them.

@@ -3,6 +3,7 @@ package io.arcon.runner.operators;
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.operators.snapshot.SnapshotReader;
 import io.arcon.runner.operators.snapshot.SnapshotWriter;
+import io.arcon.runner.progress.SourceProgress;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.OperatorSnapshot;
 import java.nio.file.Path;
@@ -10,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.io.BoundedSource;
 import org.apache.beam.sdk.options.PipelineOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Primitive bounded Read: the source is split once at start into about one split per instance (more
@@ -25,6 +28,7 @@ import org.apache.beam.sdk.options.PipelineOptions;
  * current one and that point would be lost, so it is not used.
  */
 public final class BoundedReadSource<T> extends ReadSource {
+  private static final Logger LOG = LoggerFactory.getLogger(BoundedReadSource.class);
   static final String SNAPSHOT_FILE = "bounded-read";
   private static final String SNAPSHOT_KIND = "bounded-read";
   private static final int SNAPSHOT_FORMAT = 1;
@@ -51,9 +55,28 @@ public final class BoundedReadSource<T> extends ReadSource {
 
   private boolean done;
 
+  // Progress, kept by the node thread and published once per poll. Bytes read are the reader's
+  // getFractionConsumed() times its split's estimated size, plus the sizes of the splits finished:
+  // one call per poll, no per-element work, and in the units of the estimate they are shown
+  // against (a file's bytes, where a sampled coder size would measure encoded elements instead).
+  // A finished split counts its whole estimate, so the total reaches the estimate at the end; a
+  // reader that cannot tell its fraction moves the count split by split.
+
+  /** Estimated bytes of each of {@link #mySplits}, {@link SourceProgress#UNKNOWN} if not known. */
+  private long[] splitBytes;
+
+  /** The sum of {@link #splitBytes}, {@link SourceProgress#UNKNOWN} if one is not known. */
+  private long estimatedBytes = SourceProgress.UNKNOWN;
+
+  /** The estimated bytes of the splits finished since this instance opened. */
+  private long finishedSplitBytes;
+
+  /** Elements emitted since this instance opened. */
+  private long elementsRead;
+
   public BoundedReadSource(
       BoundedSource<T> source, PipelineOptions options, OperatorMetrics metrics) {
-    super(options, metrics);
+    super(options, metrics, true);
     this.source = source;
   }
 
@@ -65,11 +88,38 @@ public final class BoundedReadSource<T> extends ReadSource {
         readPositions(directory.resolve(SNAPSHOT_FILE), positions);
       }
       mySplits.addAll(shareOf(positions, ctx.restore(), ctx));
-      return;
+    } else {
+      List<? extends BoundedSource<T>> splits = split(source, options, ctx.parallelism());
+      for (int i = ctx.instanceIndex(); i < splits.size(); i += ctx.parallelism()) {
+        mySplits.add(new SplitPosition<>(splits.get(i), 0));
+      }
     }
-    List<? extends BoundedSource<T>> splits = split(source, options, ctx.parallelism());
-    for (int i = ctx.instanceIndex(); i < splits.size(); i += ctx.parallelism()) {
-      mySplits.add(new SplitPosition<>(splits.get(i), 0));
+    estimateSizes();
+  }
+
+  /**
+   * Estimates the size of this instance's splits once, before reading: the progress of a restored
+   * instance is measured against what it has left.
+   */
+  private void estimateSizes() {
+    splitBytes = new long[mySplits.size()];
+    long total = 0;
+    for (int i = 0; i < splitBytes.length; i++) {
+      splitBytes[i] = estimatedSize(mySplits.get(i).split);
+      total = total < 0 || splitBytes[i] < 0 ? SourceProgress.UNKNOWN : total + splitBytes[i];
+    }
+    estimatedBytes = total;
+    progress.estimatedBytes(total);
+    progress.read(0, bytesRead());
+  }
+
+  private long estimatedSize(BoundedSource<T> split) {
+    try {
+      return split.getEstimatedSizeBytes(options);
+    } catch (Exception e) {
+      // Only progress needs it: read without a size rather than fail the job.
+      LOG.debug("No size estimate for {}: {}", split, e.toString());
+      return SourceProgress.UNKNOWN;
     }
   }
 
@@ -87,12 +137,14 @@ public final class BoundedReadSource<T> extends ReadSource {
   @Override
   PollResult read(int maxElements) throws Exception {
     int emitted = 0;
+    PollResult result = PollResult.MORE;
     while (emitted < maxElements) {
       boolean available;
       if (reader == null) {
         if (current >= mySplits.size()) {
           done = true;
-          return PollResult.DONE;
+          result = PollResult.DONE;
+          break;
         }
         available = openAtPosition(mySplits.get(current));
       } else {
@@ -101,6 +153,7 @@ public final class BoundedReadSource<T> extends ReadSource {
       if (!available) {
         reader.close();
         reader = null;
+        finishedSplitBytes += splitBytes[current]; // used only when every split has a size
         current++;
         continue;
       }
@@ -108,7 +161,24 @@ public final class BoundedReadSource<T> extends ReadSource {
       mySplits.get(current).emitted++;
       emitted++;
     }
-    return PollResult.MORE;
+    elementsRead += emitted;
+    progress.read(elementsRead, bytesRead());
+    return result;
+  }
+
+  /** Bytes read so far (see the progress fields), {@link SourceProgress#UNKNOWN} without sizes. */
+  private long bytesRead() {
+    if (estimatedBytes < 0) {
+      return SourceProgress.UNKNOWN;
+    }
+    long bytes = finishedSplitBytes;
+    if (reader != null) {
+      Double fraction = reader.getFractionConsumed();
+      if (fraction != null && fraction > 0) {
+        bytes += (long) (Math.min(1.0, fraction) * splitBytes[current]);
+      }
+    }
+    return bytes;
   }
 
   /**

@@ -1,6 +1,8 @@
 package io.arcon.runner.operators;
 
 import io.arcon.runner.metrics.OperatorMetrics;
+import io.arcon.runner.progress.ReadProgress;
+import io.arcon.runner.progress.SourceProgress;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.OperatorRestore;
 import io.arcon.runtime.operator.OperatorSnapshot;
@@ -20,16 +22,24 @@ import org.apache.beam.sdk.values.WindowedValues;
 abstract class ReadSource implements SourceOperator {
   final PipelineOptions options;
   private final OperatorMetrics metrics;
+  private final boolean bounded;
   OperatorContext context;
 
-  ReadSource(PipelineOptions options, OperatorMetrics metrics) {
+  /** What this instance read, for the job's progress; set when it opens, updated once per poll. */
+  SourceProgress progress;
+
+  ReadSource(PipelineOptions options, OperatorMetrics metrics, boolean bounded) {
     this.options = options;
     this.metrics = metrics;
+    this.bounded = bounded;
   }
 
   @Override
   public final void open(OperatorContext ctx) throws Exception {
     this.context = ctx;
+    // The step's metrics container identifies the read within the run: the step map holds one per
+    // transform, and every attempt's instances get the same one.
+    progress = ReadProgress.register(options, metrics.container(), ctx.instanceIndex(), bounded);
     metrics.scoped(() -> openReaders(ctx));
   }
 

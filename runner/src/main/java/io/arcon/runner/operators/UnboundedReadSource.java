@@ -3,6 +3,7 @@ package io.arcon.runner.operators;
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.operators.snapshot.SnapshotReader;
 import io.arcon.runner.operators.snapshot.SnapshotWriter;
+import io.arcon.runner.progress.SourceProgress;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.OperatorRestore;
 import io.arcon.runtime.operator.OperatorSnapshot;
@@ -116,6 +117,9 @@ public final class UnboundedReadSource<T> extends ReadSource {
   private long watermark = Long.MIN_VALUE;
   private Map<ByteBuffer, Boolean> seenIds;
 
+  /** Records read since this instance opened, published to {@link #progress} once per poll. */
+  private long recordsRead;
+
   public UnboundedReadSource(
       UnboundedSource<T, ?> source, PipelineOptions options, OperatorMetrics metrics) {
     this(source, options, metrics, Limits.NONE);
@@ -126,7 +130,7 @@ public final class UnboundedReadSource<T> extends ReadSource {
       PipelineOptions options,
       OperatorMetrics metrics,
       Limits limits) {
-    super(options, metrics);
+    super(options, metrics, false);
     this.source = source;
     this.limits = limits;
   }
@@ -279,6 +283,9 @@ public final class UnboundedReadSource<T> extends ReadSource {
         r.finished = true;
       }
     }
+    recordsRead += emitted;
+    // Unbounded readers tell their backlog, not what they read: bytes stay unknown.
+    progress.read(recordsRead, SourceProgress.UNKNOWN);
     updateWatermark();
     if (watermark == Long.MAX_VALUE) {
       return PollResult.DONE;
