@@ -1,5 +1,6 @@
 package io.arcon.runner;
 
+import io.arcon.runner.progress.ReadProgress;
 import io.arcon.runner.webui.ObservedJob;
 import io.arcon.runtime.job.JobMonitor;
 import java.io.IOException;
@@ -21,6 +22,7 @@ import org.joda.time.Duration;
 /** The handle of a pipeline running on ArconRunner. */
 public class ArconPipelineResult implements PipelineResult {
   private final ObservedJob job;
+  private final ReadProgress reads;
   private final JobMonitor monitor;
   private final MetricsContainerStepMap metrics;
   private final Path temporaryStateRoot;
@@ -36,8 +38,10 @@ public class ArconPipelineResult implements PipelineResult {
    *     however it ended; null when the user chose {@code --stateDir}, which is never deleted
    * @param onEnd runs when the job has ended, however it ended
    */
-  ArconPipelineResult(ObservedJob job, Path temporaryStateRoot, Runnable onEnd) {
+  ArconPipelineResult(
+      ObservedJob job, ReadProgress reads, Path temporaryStateRoot, Runnable onEnd) {
     this.job = job;
+    this.reads = reads;
     this.monitor = job.monitor();
     this.metrics = job.metrics();
     this.temporaryStateRoot = temporaryStateRoot;
@@ -55,6 +59,11 @@ public class ArconPipelineResult implements PipelineResult {
                     }
                   }
                 });
+  }
+
+  /** What the job's reads have read so far (elements, bytes, estimated size). */
+  public ReadProgress readProgress() {
+    return reads;
   }
 
   /** The job's graph, live figures and metrics, as the web UI shows them. */

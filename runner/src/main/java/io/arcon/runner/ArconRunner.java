@@ -87,10 +87,11 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     TssSettings tssSettings = TssSettings.of(options, true);
     CheckpointSettings checkpoints = CheckpointSettings.of(options, options.getStateDir());
     WebUiSettings webUi = WebUiSettings.of(options, true);
-    // Checks --progress, and gives the job's sources (through the options) counters to report to.
+    // Checks --progress; the job's reads report to its counters.
     ProgressReporter progress = ProgressReporter.prepare(options);
     TssLink tss = tssSettings.enabled() ? new TssLink(tssSettings) : null;
-    Translation translation = PipelineTranslator.translate(pipeline, options, metrics, tss);
+    Translation translation =
+        PipelineTranslator.translate(pipeline, options, metrics, tss, progress.reads());
     if (tss != null && !tss.start()) {
       LOG.debug("{} has no user state: it does not register with TSS", options.getJobName());
       tss = null;
@@ -168,6 +169,7 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     ArconPipelineResult result =
         new ArconPipelineResult(
             observed,
+            progress.reads(),
             temporaryState ? stateRoot : null,
             () -> {
               progress.finish(); // the final line is out before waitUntilFinish returns

@@ -3,6 +3,7 @@ package io.arcon.runner.operators;
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.operators.snapshot.SnapshotReader;
 import io.arcon.runner.operators.snapshot.SnapshotWriter;
+import io.arcon.runner.progress.ReadProgress;
 import io.arcon.runner.progress.SourceProgress;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.OperatorSnapshot;
@@ -74,9 +75,22 @@ public final class BoundedReadSource<T> extends ReadSource {
   /** Elements emitted since this instance opened. */
   private long elementsRead;
 
+  /** A read whose progress nobody observes. */
   public BoundedReadSource(
       BoundedSource<T> source, PipelineOptions options, OperatorMetrics metrics) {
-    super(options, metrics, true);
+    this(source, options, metrics, null, null);
+  }
+
+  /**
+   * @param reads the job's read counters, into which each instance reports under {@code step}
+   */
+  public BoundedReadSource(
+      BoundedSource<T> source,
+      PipelineOptions options,
+      OperatorMetrics metrics,
+      ReadProgress reads,
+      String step) {
+    super(options, metrics, true, reads, step);
     this.source = source;
   }
 

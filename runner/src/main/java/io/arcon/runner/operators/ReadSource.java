@@ -28,18 +28,33 @@ abstract class ReadSource implements SourceOperator {
   /** What this instance read, for the job's progress; set when it opens, updated once per poll. */
   SourceProgress progress;
 
-  ReadSource(PipelineOptions options, OperatorMetrics metrics, boolean bounded) {
+  private final ReadProgress reads;
+  private final String step;
+
+  /**
+   * @param reads the job's read counters, null when nobody observes this read
+   * @param step the read transform's full name, under which the instances report
+   */
+  ReadSource(
+      PipelineOptions options,
+      OperatorMetrics metrics,
+      boolean bounded,
+      ReadProgress reads,
+      String step) {
     this.options = options;
     this.metrics = metrics;
     this.bounded = bounded;
+    this.reads = reads;
+    this.step = step;
   }
 
   @Override
   public final void open(OperatorContext ctx) throws Exception {
     this.context = ctx;
-    // The step's metrics container identifies the read within the run: the step map holds one per
-    // transform, and every attempt's instances get the same one.
-    progress = ReadProgress.register(options, metrics.container(), ctx.instanceIndex(), bounded);
+    progress =
+        reads == null
+            ? SourceProgress.unobserved(bounded)
+            : reads.register(step, ctx.instanceIndex(), bounded);
     metrics.scoped(() -> openReaders(ctx));
   }
 

@@ -3,6 +3,7 @@ package io.arcon.runner.operators;
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.operators.snapshot.SnapshotReader;
 import io.arcon.runner.operators.snapshot.SnapshotWriter;
+import io.arcon.runner.progress.ReadProgress;
 import io.arcon.runner.progress.SourceProgress;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.OperatorRestore;
@@ -120,17 +121,24 @@ public final class UnboundedReadSource<T> extends ReadSource {
   /** Records read since this instance opened, published to {@link #progress} once per poll. */
   private long recordsRead;
 
+  /** A read without limits whose progress nobody observes. */
   public UnboundedReadSource(
       UnboundedSource<T, ?> source, PipelineOptions options, OperatorMetrics metrics) {
-    this(source, options, metrics, Limits.NONE);
+    this(source, options, metrics, Limits.NONE, null, null);
   }
 
+  /**
+   * @param reads the job's read counters, into which each instance reports under {@code step}; null
+   *     when nobody observes this read
+   */
   public UnboundedReadSource(
       UnboundedSource<T, ?> source,
       PipelineOptions options,
       OperatorMetrics metrics,
-      Limits limits) {
-    super(options, metrics, false);
+      Limits limits,
+      ReadProgress reads,
+      String step) {
+    super(options, metrics, false, reads, step);
     this.source = source;
     this.limits = limits;
   }

@@ -35,15 +35,4 @@ public interface ProgressOptions extends PipelineOptions {
   PrintStream getProgressStream();
 
   void setProgressStream(PrintStream out);
-
-  /**
-   * The running job's read counters: the runner sets a new one for each run (see {@link
-   * ProgressReporter#prepare}) and the job's sources report into it. The options are the one object
-   * that reaches both the runner and every source instance it creates; not a command-line option.
-   */
-  @JsonIgnore
-  @Hidden
-  ReadProgress getReadProgress();
-
-  void setReadProgress(ReadProgress progress);
 }

@@ -42,7 +42,7 @@ public final class ProgressReporter {
    */
   public static ProgressReporter prepare(ProgressOptions options) {
     ProgressSettings settings = ProgressSettings.of(options);
-    return new ProgressReporter(options.getJobName(), settings, ReadProgress.attachTo(options));
+    return new ProgressReporter(options.getJobName(), settings, new ReadProgress());
   }
 
   /** The counters of this run's sources. */

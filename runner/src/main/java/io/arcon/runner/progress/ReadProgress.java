@@ -2,10 +2,8 @@ package io.arcon.runner.progress;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
  * What the sources of one job run have read: a {@link SourceProgress} per source instance. A
@@ -14,35 +12,18 @@ import org.apache.beam.sdk.options.PipelineOptions;
  * are not counted twice and the size estimate is that of what is left to read.
  */
 public final class ReadProgress {
-  /** Source instances by step (identity), then instance index. */
-  private final Map<Object, Map<Integer, SourceProgress>> sources = new IdentityHashMap<>();
-
-  /** Gives {@code options} a new ReadProgress, which the job's sources will report into. */
-  public static ReadProgress attachTo(ProgressOptions options) {
-    ReadProgress progress = new ReadProgress();
-    options.setReadProgress(progress);
-    return progress;
-  }
+  /** Source instances by step (the read transform's full name), then instance index. */
+  private final Map<String, Map<Integer, SourceProgress>> sources = new HashMap<>();
 
   /**
-   * The counters of a source instance that opens: registered with the job's ReadProgress when the
-   * options carry one, else {@link SourceProgress#unobserved}.
+   * Registers a source instance that opens, replacing an earlier attempt's counters of the same
+   * instance.
    *
-   * @param step identifies the read transform within the run, the same object for every attempt
-   *     (compared by identity)
+   * @param step the read transform's full name
    * @param instance the instance's index
    * @param bounded whether the source is bounded
    */
-  public static SourceProgress register(
-      PipelineOptions options, Object step, int instance, boolean bounded) {
-    ReadProgress progress = options.as(ProgressOptions.class).getReadProgress();
-    return progress == null
-        ? SourceProgress.unobserved(bounded)
-        : progress.register(step, instance, bounded);
-  }
-
-  /** Registers a source instance, replacing an earlier attempt's counters of the same instance. */
-  public synchronized SourceProgress register(Object step, int instance, boolean bounded) {
+  public synchronized SourceProgress register(String step, int instance, boolean bounded) {
     SourceProgress progress = new SourceProgress(bounded);
     sources.computeIfAbsent(step, s -> new HashMap<>()).put(instance, progress);
     return progress;

@@ -33,7 +33,10 @@ final class BoundedReadFromUnboundedTranslator implements TransformTranslator {
     ctx.produce(
         node,
         ctx.addSource(
-            node.getFullName(), () -> new UnboundedReadSource(source, options, metrics, limits)));
+            node.getFullName(),
+            () ->
+                new UnboundedReadSource(
+                    source, options, metrics, limits, ctx.reads(), node.getFullName())));
   }
 
   private static BoundedUnboundedRead settings(TransformHierarchy.Node node) {

@@ -2,6 +2,7 @@ package io.arcon.runner.translation;
 
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.options.TransformGlob;
+import io.arcon.runner.progress.ReadProgress;
 import io.arcon.runner.state.StateBackendSelection;
 import io.arcon.runner.tss.TssLink;
 import java.util.List;
@@ -33,12 +34,12 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
    */
   public static Translation translate(
       Pipeline pipeline, ArconPipelineOptions options, MetricsContainerStepMap metrics) {
-    return translate(pipeline, options, metrics, null);
+    return translate(pipeline, options, metrics, null, null);
   }
 
   /**
-   * Translates a pipeline whose user states are exported to TSS through {@code tss} (null: TSS
-   * off).
+   * Translates a pipeline whose user states are exported to TSS through {@code tss} (null: TSS off)
+   * and whose reads report to {@code reads} (null: nobody observes them).
    *
    * @throws IllegalArgumentException also for a {@code --tssExport} glob that matches no stateful
    *     ParDo
@@ -47,10 +48,12 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
       Pipeline pipeline,
       ArconPipelineOptions options,
       MetricsContainerStepMap metrics,
-      TssLink tss) {
+      TssLink tss,
+      ReadProgress reads) {
     StateBackendSelection stateBackends = StateBackendSelection.of(options);
     ArconTransformOverrides.applyTo(pipeline);
-    TranslationContext ctx = new TranslationContext(pipeline, options, metrics, stateBackends, tss);
+    TranslationContext ctx =
+        new TranslationContext(pipeline, options, metrics, stateBackends, tss, reads);
     pipeline.traverseTopologically(new PipelineTranslator(TransformTranslators.arcon(), ctx));
     List<StatefulStep> statefulSteps = ctx.statefulSteps();
     stateBackends.checkRulesAndLog(statefulSteps.stream().map(StatefulStep::fullName).toList());

@@ -27,20 +27,44 @@ final class ReadTranslator implements TransformTranslator {
     OperatorNode op;
     if (t instanceof SplittableParDo.PrimitiveBoundedRead<?> r) {
       BoundedSource<?> source = r.getSource();
-      op = ctx.addSource(node.getFullName(), () -> new BoundedReadSource(source, options, metrics));
+      op =
+          ctx.addSource(
+              node.getFullName(),
+              () ->
+                  new BoundedReadSource(source, options, metrics, ctx.reads(), node.getFullName()));
     } else if (t instanceof Read.Bounded<?> r) {
       BoundedSource<?> source = r.getSource();
-      op = ctx.addSource(node.getFullName(), () -> new BoundedReadSource(source, options, metrics));
+      op =
+          ctx.addSource(
+              node.getFullName(),
+              () ->
+                  new BoundedReadSource(source, options, metrics, ctx.reads(), node.getFullName()));
     } else if (t instanceof SplittableParDo.PrimitiveUnboundedRead<?> r) {
       UnboundedSource<?, ?> source = r.getSource();
       op =
           ctx.addSource(
-              node.getFullName(), () -> new UnboundedReadSource(source, options, metrics));
+              node.getFullName(),
+              () ->
+                  new UnboundedReadSource(
+                      source,
+                      options,
+                      metrics,
+                      UnboundedReadSource.Limits.NONE,
+                      ctx.reads(),
+                      node.getFullName()));
     } else if (t instanceof Read.Unbounded<?> r) {
       UnboundedSource<?, ?> source = r.getSource();
       op =
           ctx.addSource(
-              node.getFullName(), () -> new UnboundedReadSource(source, options, metrics));
+              node.getFullName(),
+              () ->
+                  new UnboundedReadSource(
+                      source,
+                      options,
+                      metrics,
+                      UnboundedReadSource.Limits.NONE,
+                      ctx.reads(),
+                      node.getFullName()));
     } else {
       throw TransformTranslator.unsupported(node, t.getClass().getName());
     }

@@ -2,6 +2,7 @@ package io.arcon.runner.translation;
 
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.metrics.OperatorMetrics;
+import io.arcon.runner.progress.ReadProgress;
 import io.arcon.runner.state.StateBackendSelection;
 import io.arcon.runner.tss.TssLink;
 import io.arcon.runtime.graph.EdgeKind;
@@ -53,18 +54,26 @@ public final class TranslationContext {
   private JobActivity activity;
 
   private final TssLink tss;
+  private final ReadProgress reads;
 
   TranslationContext(
       Pipeline pipeline,
       ArconPipelineOptions options,
       MetricsContainerStepMap metrics,
       StateBackendSelection stateBackends,
-      TssLink tss) {
+      TssLink tss,
+      ReadProgress reads) {
     this.tss = tss;
+    this.reads = reads;
     this.pipeline = pipeline;
     this.options = options;
     this.metrics = metrics;
     this.stateBackends = stateBackends;
+  }
+
+  /** Where the job's reads report what they read, or null when nobody observes them. */
+  public ReadProgress reads() {
+    return reads;
   }
 
   /** Where stateful ParDos export their user states, or null when TSS is off. */

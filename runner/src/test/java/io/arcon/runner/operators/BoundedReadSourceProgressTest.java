@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** What a bounded read reports to the job's progress, poll by poll and after a restore. */
 class BoundedReadSourceProgressTest {
   private final ProgressOptions options = PipelineOptionsFactory.as(ProgressOptions.class);
-  private final ReadProgress progress = ReadProgress.attachTo(options);
+  private final ReadProgress progress = new ReadProgress();
   // One step: the instances of every attempt report under the same step.
   private final OperatorMetrics metrics =
       new OperatorMetrics(new MetricsContainerStepMap(), "Read");
@@ -32,7 +32,7 @@ class BoundedReadSourceProgressTest {
   @TempDir Path inputs;
 
   private Supplier<BoundedReadSource<String>> reading(BoundedSource<String> source) {
-    return () -> new BoundedReadSource<>(source, options, metrics);
+    return () -> new BoundedReadSource<>(source, options, metrics, progress, "Read");
   }
 
   private Path writeFile() throws Exception {

@@ -39,7 +39,12 @@ class UnboundedReadSourceSnapshotTest {
       UnboundedSource<T, ?> source, UnboundedReadSource.Limits limits) {
     return () ->
         new UnboundedReadSource<>(
-            source, options, new OperatorMetrics(new MetricsContainerStepMap(), "Read"), limits);
+            source,
+            options,
+            new OperatorMetrics(new MetricsContainerStepMap(), "Read"),
+            limits,
+            null,
+            "Read");
   }
 
   @Test

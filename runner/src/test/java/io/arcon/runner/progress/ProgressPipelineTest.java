@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.arcon.runner.ArconPipelineOptions;
+import io.arcon.runner.ArconPipelineResult;
 import io.arcon.runner.ArconRunner;
 import io.arcon.runner.TestArconRunner;
 import java.io.ByteArrayOutputStream;
@@ -153,7 +154,7 @@ class ProgressPipelineTest {
     ArconPipelineOptions options = options("read-text-" + parallelism, "on", parallelism);
     Pipeline p = Pipeline.create(options);
     p.apply(TextIO.read().from(file.toString())).apply(ParDo.of(new Discard()));
-    p.run();
+    ReadProgress reads = ((ArconPipelineResult) p.run()).readProgress();
 
     List<String> lines = lines();
     assertFalse(lines.isEmpty(), "no progress line");
@@ -169,7 +170,7 @@ class ProgressPipelineTest {
       assertEquals(null, parse(line).group("outcome"), "only the last line has an outcome");
     }
 
-    ReadProgress.Totals totals = options.getReadProgress().total();
+    ReadProgress.Totals totals = reads.total();
     assertEquals(expectedLines, totals.elements());
     assertEquals(fileSize, totals.bytesRead());
     assertEquals(fileSize, totals.estimatedBytes());
@@ -238,9 +239,9 @@ class ProgressPipelineTest {
     ArconPipelineOptions options = options("quiet", "off", 2);
     Pipeline p = Pipeline.create(options);
     p.apply(TextIO.read().from(file.toString())).apply(ParDo.of(new Discard()));
-    p.run();
+    ReadProgress reads = ((ArconPipelineResult) p.run()).readProgress();
     assertEquals(List.of(), lines());
-    assertEquals(countLines(file), options.getReadProgress().total().elements());
+    assertEquals(countLines(file), reads.total().elements());
   }
 
   @Test
@@ -294,14 +295,14 @@ class ProgressPipelineTest {
     FailOnce.failed.set(false);
     Pipeline p = Pipeline.create(options);
     p.apply(TextIO.read().from(file.toString())).apply(ParDo.of(new FailOnce(3_000)));
-    p.run();
+    ReadProgress reads = ((ArconPipelineResult) p.run()).readProgress();
     assertTrue(FailOnce.failed.get(), "the first attempt did not fail");
     List<String> lines = lines();
     Matcher last = parse(lines.get(lines.size() - 1));
     assertEquals("DONE", last.group("outcome"));
     // Without checkpoints the second attempt reads the file again; the first one's reads are gone.
     assertEquals(countLines(file), elements(last));
-    assertEquals(Files.size(file), options.getReadProgress().total().bytesRead());
+    assertEquals(Files.size(file), reads.total().bytesRead());
   }
 
   /** Fails at element {@link #at}. */

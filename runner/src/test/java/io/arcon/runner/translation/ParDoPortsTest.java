@@ -55,7 +55,12 @@ class ParDoPortsTest {
   void numbersTheMainOutputFirstThenTheAdditionalOnesInDeclarationOrder() {
     TranslationContext ctx =
         new TranslationContext(
-            p, options, new MetricsContainerStepMap(), StateBackendSelection.of(options), null);
+            p,
+            options,
+            new MetricsContainerStepMap(),
+            StateBackendSelection.of(options),
+            null,
+            null);
     ParDoPorts ports = ParDoPorts.of(node("Split"), ctx, MAIN, List.of(TEXT, WIDE), List.of(side));
 
     assertSame(input, ports.mainInput());

@@ -62,7 +62,7 @@ class TssExportTranslationTest {
             IllegalArgumentException.class,
             () ->
                 PipelineTranslator.translate(
-                    pipeline(options), options, new MetricsContainerStepMap(), link));
+                    pipeline(options), options, new MetricsContainerStepMap(), link, null));
     assertTrue(
         e.getMessage().startsWith("--tssExport pattern 'KeepFirst' matches no stateful ParDo"),
         e.getMessage());
@@ -75,7 +75,7 @@ class TssExportTranslationTest {
     TssLink link = new TssLink(TssSettings.of(options, true));
     Translation t =
         PipelineTranslator.translate(
-            pipeline(options), options, new MetricsContainerStepMap(), link);
+            pipeline(options), options, new MetricsContainerStepMap(), link, null);
     assertEquals(1, t.statefulSteps().size());
     assertEquals(1, link.exportedTransforms().size());
     assertTrue(link.exportedTransforms().get(0).exact(), "selected by --tssExport: exact");
