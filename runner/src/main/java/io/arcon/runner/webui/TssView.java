@@ -80,7 +80,7 @@ final class TssView implements AutoCloseable {
       Thread.currentThread().interrupt();
       return failed(false, "interrupted while asking the control plane");
     } catch (ExecutionException e) {
-      return failed(true, String.valueOf(e.getCause()));
+      return failed(false, "asking the control plane failed: " + e.getCause());
     }
   }
 

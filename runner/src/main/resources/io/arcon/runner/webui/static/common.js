@@ -106,15 +106,21 @@ const Arcon = (() => {
     return `${sign}${Math.floor(s / 3600)} h ${String(Math.floor(s / 60) % 60).padStart(2, '0')} min`;
   }
 
-  /** An ISO-8601 time as "2026-12-03 22:47:36.123 UTC"; "none" and "end" stay as they are. */
+  /**
+   * An ISO-8601 time (UTC) as "22:47:36.123" when it is today, else as "2026-12-02 13:00:00.000";
+   * "none" and "end" (watermarks) stay as they are.
+   */
   function time(iso) {
     if (iso === null || iso === undefined) {
       return '–';
     }
-    if (!/^\d{4}-/.test(iso)) {
+    const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(\.\d+)?Z$/.exec(iso);
+    if (!m) {
       return iso;
     }
-    return iso.replace('T', ' ').replace('Z', ' UTC');
+    const millis = (m[3] || '.000').slice(0, 4).padEnd(4, '0');
+    const today = new Date().toISOString().slice(0, 10);
+    return m[1] === today ? `${m[2]}${millis}` : `${m[1]} ${m[2]}${millis}`;
   }
 
   /** The job id of a /jobs/<id> page. */
@@ -124,9 +130,9 @@ const Arcon = (() => {
   }
 
   function setStatus(text, isError) {
-    const footer = document.getElementById('status');
-    footer.textContent = text;
-    footer.classList.toggle('error', Boolean(isError));
+    const status = document.getElementById('status');
+    status.textContent = text;
+    status.classList.toggle('error', Boolean(isError));
   }
 
   /**

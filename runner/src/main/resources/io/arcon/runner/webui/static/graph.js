@@ -1,14 +1,21 @@
 'use strict';
 
 // The job graph as SVG: a box per fused chain (its Beam transforms, its parallelism, live figures),
-// laid out left to right by distance from the sources, and an arrow per edge labelled with its kind.
+// laid out top to bottom by distance from the sources, and an arrow per edge labelled with its kind.
 const ArconGraph = (() => {
   const SVG = 'http://www.w3.org/2000/svg';
   const CHAR_WIDTH = 7.3; // of the 12 px monospace font the boxes use
   const LINE = 16;
   const PAD = 10;
-  const COLUMN_GAP = 110;
-  const ROW_GAP = 28;
+  const COLUMN_GAP = 40;
+  const ROW_GAP = 64;
+  // Beam's full names of nested transforms get long; the box shows their start (where the user's
+  // names are), the tooltip the whole name.
+  const MAX_NAME = 60;
+
+  function shorten(name) {
+    return name.length <= MAX_NAME ? name : `${name.slice(0, MAX_NAME - 1)}…`;
+  }
 
   function svg(tag, attrs, text) {
     const e = document.createElementNS(SVG, tag);
@@ -58,36 +65,32 @@ const ArconGraph = (() => {
   /** Draws the graph into container; returns { update(vertexFigures) } for the live lines. */
   function draw(container, graph) {
     const layer = layers(graph);
-    const columns = [];
+    const rows = [];
     for (const v of graph.vertices) {
       const l = layer.get(v.id);
-      (columns[l] = columns[l] || []).push(v);
+      (rows[l] = rows[l] || []).push(v);
     }
+    // Top to bottom, a row per layer: pipelines are deeper than wide, and pages scroll down.
     const boxes = new Map();
-    let x = PAD;
-    let height = 0;
-    for (const column of columns.filter(Boolean)) {
-      let width = 0;
-      for (const v of column) {
-        const longest = Math.max(
-          `${v.name}  ×${v.parallelism}`.length,
-          ...v.operators.map((o) => o.length + 2),
-          62,
-        );
-        width = Math.max(width, longest * CHAR_WIDTH + 2 * PAD);
-      }
-      let y = PAD;
-      for (const v of column) {
+    let y = PAD;
+    let width = 0;
+    for (const row of rows.filter(Boolean)) {
+      let x = PAD;
+      let height = 0;
+      for (const v of row) {
+        const longest = Math.max(...v.operators.map((o) => shorten(o).length + 2), 62);
+        const w = longest * CHAR_WIDTH + 2 * PAD;
         const h = PAD + LINE * (1 + v.operators.length) + 6 + 2 * LINE + PAD;
-        boxes.set(v.id, { x, y, w: width, h, vertex: v });
-        y += h + ROW_GAP;
+        boxes.set(v.id, { x, y, w, h, vertex: v });
+        x += w + COLUMN_GAP;
+        height = Math.max(height, h);
       }
-      height = Math.max(height, y);
-      x += width + COLUMN_GAP;
+      width = Math.max(width, x - COLUMN_GAP + PAD);
+      y += height + ROW_GAP;
     }
     const root = svg('svg', {
-      width: Math.max(x - COLUMN_GAP + PAD, 200),
-      height: Math.max(height, 60),
+      width: Math.max(width, 200),
+      height: Math.max(y - ROW_GAP + PAD, 60),
       class: 'job-graph',
       role: 'img',
       'aria-label': 'Job graph',
@@ -109,21 +112,19 @@ const ArconGraph = (() => {
     for (const e of graph.edges) {
       const from = boxes.get(e.source);
       const to = boxes.get(e.target);
-      const x1 = from.x + from.w;
-      const y1 = from.y + from.h / 2;
-      const x2 = to.x;
-      const y2 = to.y + to.h / 2;
-      const bend = Math.max(40, Math.abs(x2 - x1) / 2);
+      const x1 = from.x + from.w / 2;
+      const y1 = from.y + from.h;
+      const x2 = to.x + to.w / 2;
+      const y2 = to.y;
+      const bend = Math.max(30, Math.abs(y2 - y1) / 2);
       const g = svg('g', { class: `edge edge-${e.kind.toLowerCase()}` });
       g.append(
         svg('path', {
-          d: `M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}`,
+          d: `M ${x1} ${y1} C ${x1} ${y1 + bend}, ${x2} ${y2 - bend}, ${x2} ${y2}`,
           'marker-end': 'url(#arrow)',
         }),
       );
-      g.append(
-        svg('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 6, 'text-anchor': 'middle' }, e.kind),
-      );
+      g.append(svg('text', { x: (x1 + x2) / 2 + 6, y: (y1 + y2) / 2 + 4 }, e.kind));
       root.append(g);
     }
 
@@ -141,7 +142,10 @@ const ArconGraph = (() => {
       );
       for (const op of vertex.operators) {
         ty += LINE;
-        g.append(svg('text', { x: bx + PAD, y: ty, class: 'transform' }, op));
+        const operator = svg('g', { class: 'operator' });
+        operator.append(svg('title', {}, op));
+        operator.append(svg('text', { x: bx + PAD, y: ty, class: 'transform' }, shorten(op)));
+        g.append(operator);
       }
       ty += 6;
       g.append(svg('line', { x1: bx, x2: bx + w, y1: ty, y2: ty, class: 'separator' }));

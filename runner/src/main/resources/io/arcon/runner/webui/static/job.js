@@ -29,8 +29,8 @@
     ]);
   }
 
-  function cell(field, text, numeric) {
-    return el('td', { 'data-field': field, class: numeric ? 'num' : null }, text);
+  function cell(field, text, numeric, title) {
+    return el('td', { 'data-field': field, class: numeric ? 'num' : null, title }, text);
   }
 
   function figureCells(f) {
@@ -40,9 +40,9 @@
       cell('recordsInPerSecond', rate(f.recordsInPerSecond), true),
       cell('recordsOut', integer(f.recordsOut), true),
       cell('recordsOutPerSecond', rate(f.recordsOutPerSecond), true),
-      cell('inputWatermark', time(f.inputWatermark)),
+      cell('inputWatermark', time(f.inputWatermark), false, f.inputWatermark),
       cell('inputWatermarkLag', duration(f.inputWatermarkLagMillis), true),
-      cell('outputWatermark', time(f.outputWatermark)),
+      cell('outputWatermark', time(f.outputWatermark), false, f.outputWatermark),
       cell('outputWatermarkLag', duration(f.outputWatermarkLagMillis), true),
       cell('backPressure', percent(f.backPressure), true),
       cell('stateEngines', f.stateEngines || '–'),
