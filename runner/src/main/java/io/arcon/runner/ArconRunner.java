@@ -9,6 +9,7 @@ import io.arcon.runner.translation.Translation;
 import io.arcon.runner.tss.TssLink;
 import io.arcon.runner.tss.TssSettings;
 import io.arcon.runner.webui.ObservedJob;
+import io.arcon.runner.webui.WebUi;
 import io.arcon.runner.webui.WebUiSettings;
 import io.arcon.runtime.checkpoint.CheckpointStore;
 import io.arcon.runtime.checkpoint.CompletedCheckpoint;
@@ -183,6 +184,15 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
                 }
               }
             });
+    if (webUi.enabled()) {
+      try {
+        WebUi.register(webUi, observed);
+      } catch (RuntimeException e) {
+        // The job already runs: it must not outlive a run() that failed.
+        monitor.cancel();
+        throw e;
+      }
+    }
     // Pushes metrics to --metricsSink every --metricsPushPeriod when a sink is configured.
     new MetricsPusher(metrics, options.as(MetricsOptions.class), result).start();
     return result;
