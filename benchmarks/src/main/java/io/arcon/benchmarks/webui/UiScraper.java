@@ -25,7 +25,7 @@ final class UiScraper implements AutoCloseable {
   private final AtomicLong rounds = new AtomicLong();
   private final Thread thread;
   private volatile boolean stopped;
-  private volatile Exception failure;
+  private volatile Exception lastFailure;
 
   UiScraper(URI base, long periodMillis) {
     this.base = base;
@@ -47,15 +47,16 @@ final class UiScraper implements AutoCloseable {
           throw new IOException("/metrics has no arcon_ series:\n" + metrics);
         }
         rounds.incrementAndGet();
-        Thread.sleep(periodMillis);
       } catch (InterruptedException e) {
         return;
       } catch (Exception e) {
-        // A job can register between the list and its page; only a repeated failure is one.
-        if (failure != null) {
-          return;
-        }
-        failure = e;
+        // The JVM's server starts with the first job that has the UI; until then it refuses.
+        lastFailure = e;
+      }
+      try {
+        Thread.sleep(periodMillis);
+      } catch (InterruptedException e) {
+        return;
       }
     }
   }
@@ -76,13 +77,23 @@ final class UiScraper implements AutoCloseable {
     return rounds.get();
   }
 
+  /**
+   * Stops reading; throws when no read succeeded although the run lasted several periods (the UI
+   * was not served).
+   */
   @Override
   public void close() throws Exception {
     stopped = true;
     thread.interrupt();
     thread.join(10_000);
-    if (failure != null && rounds.get() == 0) {
-      throw new IllegalStateException("The web UI could not be read at " + base, failure);
+  }
+
+  /** Fails when no read succeeded although several were due. */
+  void requireReads(double runSeconds) {
+    if (rounds.get() == 0 && runSeconds * 1000 > 3 * periodMillis) {
+      throw new IllegalStateException(
+          "The web UI at " + base + " could not be read during a " + runSeconds + " s run",
+          lastFailure);
     }
   }
 }

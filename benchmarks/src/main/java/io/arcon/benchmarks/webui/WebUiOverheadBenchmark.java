@@ -159,6 +159,7 @@ public final class WebUiOverheadBenchmark {
               URI.create("http://127.0.0.1:" + port + "/"), benchmark.getScrapeMillis())) {
         run = TimedPipelineRun.of(pipeline, label);
         scrapes = scraper.rounds();
+        scraper.requireReads(run.seconds());
       }
     } else {
       run = TimedPipelineRun.of(pipeline, label);
