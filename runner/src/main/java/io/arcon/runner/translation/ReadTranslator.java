@@ -24,50 +24,37 @@ final class ReadTranslator implements TransformTranslator {
     PTransform<?, ?> t = node.getTransform();
     ArconPipelineOptions options = ctx.options();
     var metrics = ctx.metricsFor(node.getFullName());
-    OperatorNode op;
+    String name = node.getFullName();
+    BoundedSource<?> bounded = null;
+    UnboundedSource<?, ?> unbounded = null;
     if (t instanceof SplittableParDo.PrimitiveBoundedRead<?> r) {
-      BoundedSource<?> source = r.getSource();
-      op =
-          ctx.addSource(
-              node.getFullName(),
-              () ->
-                  new BoundedReadSource(source, options, metrics, ctx.reads(), node.getFullName()));
+      bounded = r.getSource();
     } else if (t instanceof Read.Bounded<?> r) {
-      BoundedSource<?> source = r.getSource();
-      op =
-          ctx.addSource(
-              node.getFullName(),
-              () ->
-                  new BoundedReadSource(source, options, metrics, ctx.reads(), node.getFullName()));
+      bounded = r.getSource();
     } else if (t instanceof SplittableParDo.PrimitiveUnboundedRead<?> r) {
-      UnboundedSource<?, ?> source = r.getSource();
-      op =
-          ctx.addSource(
-              node.getFullName(),
-              () ->
-                  new UnboundedReadSource(
-                      source,
-                      options,
-                      metrics,
-                      UnboundedReadSource.Limits.NONE,
-                      ctx.reads(),
-                      node.getFullName()));
+      unbounded = r.getSource();
     } else if (t instanceof Read.Unbounded<?> r) {
-      UnboundedSource<?, ?> source = r.getSource();
-      op =
-          ctx.addSource(
-              node.getFullName(),
-              () ->
-                  new UnboundedReadSource(
-                      source,
-                      options,
-                      metrics,
-                      UnboundedReadSource.Limits.NONE,
-                      ctx.reads(),
-                      node.getFullName()));
+      unbounded = r.getSource();
     } else {
       throw TransformTranslator.unsupported(node, t.getClass().getName());
     }
+    BoundedSource<?> boundedSource = bounded;
+    UnboundedSource<?, ?> unboundedSource = unbounded;
+    OperatorNode op =
+        boundedSource != null
+            ? ctx.addSource(
+                name,
+                () -> new BoundedReadSource(boundedSource, options, metrics, ctx.reads(), name))
+            : ctx.addSource(
+                name,
+                () ->
+                    new UnboundedReadSource(
+                        unboundedSource,
+                        options,
+                        metrics,
+                        UnboundedReadSource.Limits.NONE,
+                        ctx.reads(),
+                        name));
     ctx.produce(node, op);
   }
 }
