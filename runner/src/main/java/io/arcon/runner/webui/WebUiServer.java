@@ -205,7 +205,10 @@ final class WebUiServer {
         return;
       }
       route(exchange, exchange.getRequestURI().getPath());
-    } catch (Exception e) {
+    } catch (IOException e) {
+      // Only writing the answer does I/O: the client went away (a closed tab, a scraper's timeout).
+      LOG.debug("Web UI: the client of {} went away: {}", exchange.getRequestURI(), e.toString());
+    } catch (RuntimeException e) {
       LOG.warn("Web UI: {} failed", exchange.getRequestURI(), e);
       try {
         sendText(exchange, 500, "The web UI failed to answer: " + e + "\n");
