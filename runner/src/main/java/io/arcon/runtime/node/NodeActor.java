@@ -74,6 +74,8 @@ public final class NodeActor extends AbstractActor {
                   : SynchronizedTime.tracked(tracker, vertex.id()),
               NodeActivity.of(config.activity(), getSelf()));
     } catch (Throwable t) {
+      // No task reports for this instance: its figures must not read as still starting.
+      env.stats().ended(NodeStats.Status.FAILED);
       env.failed(t);
       return;
     }
