@@ -34,10 +34,6 @@ public final class JobStats {
     }
   }
 
-  public String jobName() {
-    return jobName;
-  }
-
   public JobGraph graph() {
     return graph;
   }

@@ -70,14 +70,6 @@ public final class NodeStats {
     return new NodeStats(vertexId, instance);
   }
 
-  public int vertexId() {
-    return vertexId;
-  }
-
-  public int instance() {
-    return instance;
-  }
-
   // ---- writer side: the node's thread ----
 
   /** A new attempt's node took over this instance. */

@@ -113,11 +113,6 @@ public final class EdgeOutputs {
     return sentElements;
   }
 
-  /** The last watermark sent, {@code Long.MIN_VALUE} before the first. */
-  public long outputWatermark() {
-    return outputWatermark;
-  }
-
   /** Receiver {@code receiverInstance} of edge {@code edgeId} consumed one batch. */
   public void onCredit(int edgeId, int receiverInstance) {
     byEdge[edgeId][receiverInstance].onCredit();
