@@ -49,16 +49,6 @@ public final class StateBackends {
     };
   }
 
-  /**
-   * Refuses an engine this JVM cannot run (lmdb without its JVM flags) with a message saying what
-   * to do; call it when the engine is chosen, before any state is opened.
-   */
-  public static void requireUsable(String engine) {
-    if ("lmdb".equals(engine)) {
-      LmdbStateBackend.requireJvmAccess();
-    }
-  }
-
   /** Every option key any engine understands, sorted. */
   public static List<String> validOptionKeys() {
     TreeSet<String> keys = new TreeSet<>();

@@ -730,8 +730,6 @@ public abstract class StateBackendConformanceTest {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command = new ArrayList<>();
     command.add(java);
-    command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
-    command.add("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(KillChild.class.getName());

@@ -43,9 +43,7 @@ import org.openjdk.jmh.annotations.Warmup;
       // JVM must ask for them) and the whole heap touched up front: at 10M keys every operation
       // is a random access into a large table, and 4 KiB pages make each one a TLB miss too.
       "-XX:+UseTransparentHugePages",
-      "-XX:+AlwaysPreTouch",
-      "--add-opens=java.base/java.nio=ALL-UNNAMED",
-      "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED"
+      "-XX:+AlwaysPreTouch"
     })
 @Warmup(iterations = 1, time = 3)
 @Measurement(iterations = 3, time = 3)

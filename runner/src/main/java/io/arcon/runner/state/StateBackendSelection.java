@@ -136,7 +136,6 @@ public final class StateBackendSelection {
               + ". Valid engines: "
               + String.join(", ", StateBackends.ENGINES));
     }
-    StateBackends.requireUsable(engine);
     return engine;
   }
 }

@@ -34,15 +34,10 @@ class KillAndResumeTest {
   private static final int MAX_ROUNDS = 3;
 
   /**
-   * JVM options the runner itself needs (lmdbjava reaches into java.nio); no test-harness flags. C1
-   * only: these short-lived JVMs start faster, and the output does not depend on it.
+   * JVM options of the killed processes: no module flags, as a user starts a pipeline (lmdb
+   * included). C1 only: these short-lived JVMs start faster, and the output does not depend on it.
    */
-  private static final List<String> JVM_OPTIONS =
-      List.of(
-          "--add-opens=java.base/java.nio=ALL-UNNAMED",
-          "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-          "-XX:TieredStopAtLevel=1",
-          "-Xmx1g");
+  private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-Xmx1g");
 
   @AfterAll
   static void printTotals() {

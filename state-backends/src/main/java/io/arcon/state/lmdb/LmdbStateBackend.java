@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import org.lmdbjava.ByteBufferProxy;
 import org.lmdbjava.CopyFlags;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Dbi;
@@ -501,36 +500,11 @@ public final class LmdbStateBackend implements StateBackend {
     }
   }
 
-  /** The JVM flags lmdbjava needs: it reads the native address of direct buffers. */
-  public static final String JVM_FLAGS =
-      "--add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED";
-
-  /**
-   * Refuses to start when this JVM does not open {@code java.nio} and {@code sun.nio.ch} to
-   * lmdbjava: it would otherwise fail deep inside its class initialization, with a message that
-   * does not say what to do.
-   *
-   * @throws StateBackendException naming the flags to add
-   */
-  public static void requireJvmAccess() {
-    Module base = Object.class.getModule();
-    Module lmdbjava = Env.class.getModule();
-    if (!base.isOpen("java.nio", lmdbjava) || !base.isExported("sun.nio.ch", lmdbjava)) {
-      throw new StateBackendException(
-          "The lmdb state backend needs this JVM started with "
-              + JVM_FLAGS
-              + " (lmdbjava reads the native address of direct buffers). Add them to the java"
-              + " command line (for mvn exec:java: MAVEN_OPTS or .mvn/jvm.config), or choose"
-              + " --stateBackend=rocksdb or heap.");
-    }
-  }
-
   private void openEnv() {
-    requireJvmAccess();
     try {
       Files.createDirectories(envPath);
       env =
-          Env.create(ByteBufferProxy.PROXY_OPTIMAL)
+          Env.create(OpenlessByteBufferProxy.INSTANCE)
               .setMapSize(options.mapSizeBytes())
               .setMaxDbs(options.maxTables())
               .open(
