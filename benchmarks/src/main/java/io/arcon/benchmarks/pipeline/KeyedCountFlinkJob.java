@@ -41,6 +41,17 @@ final class KeyedCountFlinkJob {
   /** Runs the job once on a fresh local MiniCluster; times the whole run as a user sees it. */
   static KeyedCountBenchmark.Run run(
       RuntimeExecutionMode mode, int parallelism, long elements, int keys) throws Exception {
+    return run(mode, "hashmap", parallelism, elements, keys);
+  }
+
+  /**
+   * Runs the job with Flink's state backend {@code backend} ({@code hashmap} or {@code rocksdb}:
+   * the latter needs {@code flink-statebackend-rocksdb} on the class path, which {@link
+   * PerElementStateBenchmark} gives a child JVM of its own).
+   */
+  static KeyedCountBenchmark.Run run(
+      RuntimeExecutionMode mode, String backend, int parallelism, long elements, long keys)
+      throws Exception {
     if (elements <= 0) {
       throw new IllegalArgumentException("--elements must be positive, got " + elements);
     }
@@ -49,7 +60,7 @@ final class KeyedCountFlinkJob {
     }
     Configuration config = new Configuration();
     config.set(ExecutionOptions.RUNTIME_MODE, mode);
-    config.set(StateBackendOptions.STATE_BACKEND, "hashmap");
+    config.set(StateBackendOptions.STATE_BACKEND, backend);
     long start = System.nanoTime();
     StreamExecutionEnvironment env =
         StreamExecutionEnvironment.createLocalEnvironment(parallelism, config);
@@ -65,7 +76,7 @@ final class KeyedCountFlinkJob {
         .name("Count keys and elements")
         .sinkTo(new DiscardingSink<>())
         .name("Discard");
-    JobExecutionResult result = env.execute("KeyedCount (" + mode + ")");
+    JobExecutionResult result = env.execute("KeyedCount (" + mode + ", " + backend + ")");
     double seconds = (System.nanoTime() - start) / 1e9;
     return new KeyedCountBenchmark.Run(
         seconds, accumulator(result, KEYS), accumulator(result, COUNTED));

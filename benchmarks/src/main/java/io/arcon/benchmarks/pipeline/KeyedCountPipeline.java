@@ -6,6 +6,7 @@ import org.apache.beam.sdk.transforms.Count;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
@@ -28,20 +29,28 @@ public final class KeyedCountPipeline {
 
   /** Adds the pipeline for {@code elements} longs over {@code keys} keys to {@code pipeline}. */
   public static void build(Pipeline pipeline, long elements, int keys) {
+    keyedInput(pipeline, elements, keys)
+        .apply("CountPerKey", Count.perKey())
+        .apply("Discard", ParDo.of(new CountAndSumSink(NAMESPACE, KEYS, COUNTED)));
+  }
+
+  /**
+   * The input both keyed-count pipelines count: {@code elements} longs, scrambled ({@code x * 31 +
+   * 7}) and keyed by {@code x % keys}, as the native Flink job ({@link KeyedCountFlinkJob}) does.
+   */
+  static PCollection<KV<Long, Long>> keyedInput(Pipeline pipeline, long elements, long keys) {
     if (elements <= 0) {
       throw new IllegalArgumentException("--elements must be positive, got " + elements);
     }
     if (keys <= 0) {
       throw new IllegalArgumentException("--keys must be positive, got " + keys);
     }
-    pipeline
+    return pipeline
         .apply("Sequence", GenerateSequence.from(0).to(elements))
         .apply("Scramble", MapElements.into(TypeDescriptors.longs()).via((Long x) -> x * 31 + 7))
         .apply(
             "KeyByModulo",
             MapElements.into(TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptors.longs()))
-                .via((Long x) -> KV.of(x % keys, x)))
-        .apply("CountPerKey", Count.perKey())
-        .apply("Discard", ParDo.of(new CountAndSumSink(NAMESPACE, KEYS, COUNTED)));
+                .via((Long x) -> KV.of(x % keys, x)));
   }
 }

@@ -34,8 +34,7 @@ import org.joda.time.Instant;
  * <p>The source splits into interleaved parts ({@code i % splits == part}), so every split's event
  * time advances at the same pace and the instances' watermarks move together.
  */
-public final class CounterEvents
-    extends UnboundedSource<KV<Long, Long>, CounterEvents.NoCheckpoint> {
+public final class CounterEvents extends UnboundedSource<KV<Long, Long>, CounterEvents.Position> {
 
   /** Open gates are count-down latches at zero; a held reader polls its gate. */
   private static final Map<String, CountDownLatch> GATES = new ConcurrentHashMap<>();
@@ -143,13 +142,13 @@ public final class CounterEvents
 
   @Override
   public UnboundedReader<KV<Long, Long>> createReader(
-      PipelineOptions options, NoCheckpoint checkpointMark) {
-    return new Reader();
+      PipelineOptions options, Position checkpointMark) {
+    return new Reader(checkpointMark == null ? part : checkpointMark.next());
   }
 
   @Override
-  public Coder<NoCheckpoint> getCheckpointMarkCoder() {
-    return SerializableCoder.of(NoCheckpoint.class);
+  public Coder<Position> getCheckpointMarkCoder() {
+    return SerializableCoder.of(Position.class);
   }
 
   @Override
@@ -157,16 +156,23 @@ public final class CounterEvents
     return KvCoder.of(VarLongCoder.of(), VarLongCoder.of());
   }
 
-  /** The benchmark never restarts a reader from a checkpoint. */
-  public static final class NoCheckpoint implements UnboundedSource.CheckpointMark, Serializable {
+  /**
+   * Where a reader resumes: the index of the next element it emits (DirectRunner closes and resumes
+   * readers all the time; ArconRunner on a restart from an epoch).
+   */
+  public record Position(long next) implements UnboundedSource.CheckpointMark, Serializable {
     @Override
     public void finalizeCheckpoint() {}
   }
 
   private final class Reader extends UnboundedReader<KV<Long, Long>> {
-    private long next = part; // the index of the next element this reader emits
+    private long next; // the index of the next element this reader emits
     private long current = -1;
     private Instant watermark = BoundedWindow.TIMESTAMP_MIN_VALUE;
+
+    Reader(long next) {
+      this.next = next;
+    }
 
     @Override
     public boolean start() {
@@ -215,7 +221,7 @@ public final class CounterEvents
 
     @Override
     public CheckpointMark getCheckpointMark() {
-      return new NoCheckpoint();
+      return new Position(next);
     }
 
     @Override

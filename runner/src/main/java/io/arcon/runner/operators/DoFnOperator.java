@@ -204,8 +204,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
               spec.inputCoder(),
               stepContext,
               spec.windowingStrategy(),
-              new StatefulDoFnRunner.TimeInternalsCleanupTimer<>(
-                  keyed.timerInternals, spec.windowingStrategy()),
+              new WindowCleanupTimer<>(keyed.timerInternals, spec.windowingStrategy(), fn),
               new StatefulDoFnRunner.StateInternalsStateCleaner<>(
                   fn, keyed.stateInternals, windowCoder),
               false);

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
 import org.apache.beam.runners.core.StateNamespace;
+import org.apache.beam.runners.core.StateNamespaces;
 import org.apache.beam.runners.core.TimerInternals.TimerData;
 import org.apache.beam.runners.core.TimerInternals.TimerDataCoderV2;
 import org.apache.beam.sdk.coders.Coder;
@@ -66,6 +67,9 @@ public final class BackendTimerStore {
    * what scans find.
    */
   private final byte[][] emptyBelow = new byte[3][];
+
+  private StateNamespace lastNamespace;
+  private String lastNamespaceKey;
 
   public BackendTimerStore(StateBackend backend, Coder<? extends BoundedWindow> windowCoder) {
     Objects.requireNonNull(backend, "backend");
@@ -258,6 +262,32 @@ public final class BackendTimerStore {
     outputIndex.delete(outputKey(OrderedBytes.readOrderedLong(location, 9), identity));
   }
 
+  /**
+   * {@code namespace.stringKey()}, remembered for the last namespace: a window namespace's key is
+   * the window encoded in Base64, and the stateful runner sets a cleanup timer in the element's
+   * window for every element, mostly the same window as the element before.
+   */
+  private String namespaceKey(StateNamespace namespace) {
+    if (!sameNamespace(namespace, lastNamespace)) {
+      lastNamespaceKey = namespace.stringKey();
+      lastNamespace = namespace;
+    }
+    return lastNamespaceKey;
+  }
+
+  /**
+   * Whether two namespaces have the same {@code stringKey()}: the same object, or window namespaces
+   * of equal windows (one store has one window coder). Others are not compared (false).
+   */
+  private static boolean sameNamespace(StateNamespace a, StateNamespace b) {
+    if (a == b) {
+      return true;
+    }
+    return a instanceof StateNamespaces.WindowNamespace<?> wa
+        && b instanceof StateNamespaces.WindowNamespace<?> wb
+        && wa.getWindow().equals(wb.getWindow());
+  }
+
   private byte[] identity(
       byte[] encodedKey, StateNamespace namespace, String timerFamilyId, String timerId) {
     if (encodedKey == null) {
@@ -267,7 +297,7 @@ public final class BackendTimerStore {
     return keyBuilder
         .reset()
         .writeLengthPrefixed(encodedKey)
-        .writeLengthPrefixed(namespace.stringKey())
+        .writeLengthPrefixed(namespaceKey(namespace))
         .writeLengthPrefixed(timerFamilyId)
         .writeLengthPrefixed(timerId)
         .toByteArray();

@@ -1,0 +1,390 @@
+package io.arcon.benchmarks.pipeline;
+
+import io.arcon.benchmarks.ConfigurationList;
+import io.arcon.benchmarks.ResultsFile;
+import io.arcon.runner.ArconPipelineOptions;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.DefaultValueFactory;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+
+/**
+ * Per-element keyed state, ArconRunner against native Flink (issue 15, item 1): a stateful DoFn
+ * that reads and writes a {@code ValueState} for every element ({@link PerElementStatePipeline})
+ * against the same job as a Flink {@code KeyedProcessFunction} ({@link KeyedCountFlinkJob},
+ * streaming mode, local MiniCluster), on heap and on RocksDB, for each key count, at the same
+ * parallelism.
+ *
+ * <p>Every run is a JVM of its own ({@link PerElementStateRun}: warm-up, then one measured run), so
+ * no configuration inherits another's heap, JIT or threads, and Flink's RocksDB backend can bring
+ * its own {@code org.rocksdb} classes (frocksdbjni, copied to {@code target/flink-rocksdb} by the
+ * build) in place of our rocksdbjni. Runs go in rounds over all configurations, so a drift of the
+ * machine touches all alike. Reports best and mean elements/s and ArconRunner ÷ Flink per backend.
+ */
+public final class PerElementStateBenchmark {
+
+  private PerElementStateBenchmark() {}
+
+  /** Options of the benchmark; {@code --parallelism} (ArconRunner's) is used by both systems. */
+  public interface Options extends ArconPipelineOptions {
+    @Description("Elements of each measured run")
+    @Default.Long(10_000_000)
+    long getElements();
+
+    void setElements(long value);
+
+    @Description("Elements of the warm-up run in each JVM before its measured run (0: none)")
+    @Default.Long(2_000_000)
+    long getWarmupElements();
+
+    void setWarmupElements(long value);
+
+    @Description("Comma-separated key counts; every configuration runs at each")
+    @Default.String("10000,1000000")
+    String getKeys();
+
+    void setKeys(String value);
+
+    @Description("Measured runs (rounds) per configuration and key count")
+    @Default.Integer(3)
+    int getRuns();
+
+    void setRuns(int value);
+
+    @Description(
+        "Comma-separated configurations: arcon-heap, flink-heap, arcon-rocksdb, flink-rocksdb,"
+            + " arcon-lmdb")
+    @Default.String("arcon-heap,flink-heap,arcon-rocksdb,flink-rocksdb")
+    String getConfigurations();
+
+    void setConfigurations(String value);
+
+    @Description("JVM options of every child JVM")
+    @Default.String("-Xms4g -Xmx4g")
+    String getChildJvmOptions();
+
+    void setChildJvmOptions(String value);
+
+    @Description(
+        "File the results are written to (default: benchmarks/target/per-element-state.txt)")
+    @Default.InstanceFactory(DefaultResultsFile.class)
+    String getResultsFile();
+
+    void setResultsFile(String value);
+  }
+
+  /** {@code benchmarks/target/per-element-state.txt} whether started from the root or module. */
+  public static class DefaultResultsFile implements DefaultValueFactory<String> {
+    @Override
+    public String create(PipelineOptions options) {
+      return ResultsFile.inModuleTarget("per-element-state.txt").toString();
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options options = PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class);
+    String report = run(options);
+    System.out.print(report);
+    Path results = Path.of(options.getResultsFile());
+    ResultsFile.write(results, report);
+    log("results written to %s", results.toAbsolutePath());
+  }
+
+  /** Runs every round and returns the report. */
+  static String run(Options options) throws Exception {
+    if (options.getRuns() <= 0) {
+      throw new IllegalArgumentException("--runs must be positive, got " + options.getRuns());
+    }
+    List<Configuration> configurations = Configuration.parseList(options.getConfigurations());
+    if (configurations.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--configurations is empty; use a comma-separated subset of " + Configuration.allNames());
+    }
+    List<Long> keyCounts = parseKeys(options.getKeys());
+    Map<String, List<Double>> rates = new LinkedHashMap<>();
+    for (long keys : keyCounts) {
+      for (Configuration c : configurations) {
+        rates.put(cell(c, keys), new ArrayList<>());
+      }
+    }
+    for (int round = 1; round <= options.getRuns(); round++) {
+      for (long keys : keyCounts) {
+        for (Configuration c : configurations) {
+          double seconds = runChild(options, c, keys);
+          double rate = options.getElements() / seconds;
+          rates.get(cell(c, keys)).add(rate);
+          log(
+              "round %d: %s, %,d keys: %,d elements in %.2f s = %,.0f el/s",
+              round, c.label, keys, options.getElements(), seconds, rate);
+        }
+      }
+    }
+    return report(options, configurations, keyCounts, rates);
+  }
+
+  private static String report(
+      Options options,
+      List<Configuration> configurations,
+      List<Long> keyCounts,
+      Map<String, List<Double>> rates) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "PerElementStateBenchmark: %,d elements per run (after %,d warm-up in the same JVM),"
+                + " %d round(s), parallelism %d, %d available processors, Java %s%n",
+            options.getElements(),
+            options.getWarmupElements(),
+            options.getRuns(),
+            options.getParallelism(),
+            Runtime.getRuntime().availableProcessors(),
+            System.getProperty("java.version")));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "%-40s %10s %14s %14s%n",
+            "configuration",
+            "keys",
+            "best el/s",
+            "mean el/s"));
+    for (long keys : keyCounts) {
+      for (Configuration c : configurations) {
+        List<Double> r = rates.get(cell(c, keys));
+        out.append(
+            String.format(
+                Locale.ROOT, "%-40s %,10d %,14.0f %,14.0f%n", c.label, keys, best(r), mean(r)));
+      }
+    }
+    for (long keys : keyCounts) {
+      for (Configuration arcon : configurations) {
+        Configuration flink = arcon.flinkCounterpart();
+        if (flink == null || !configurations.contains(flink)) {
+          continue;
+        }
+        List<Double> a = rates.get(cell(arcon, keys));
+        List<Double> f = rates.get(cell(flink, keys));
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "ratio %s / %s, %,d keys: %.2fx (best), %.2fx (mean)%n",
+                arcon.name,
+                flink.name,
+                keys,
+                best(a) / best(f),
+                mean(a) / mean(f)));
+      }
+    }
+    return out.toString();
+  }
+
+  /** Starts one child JVM for {@code configuration} and returns its measured run's seconds. */
+  private static double runChild(Options options, Configuration configuration, long keys)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    for (String option : options.getChildJvmOptions().trim().split("\\s+")) {
+      if (!option.isEmpty()) {
+        command.add(option);
+      }
+    }
+    command.add("-cp");
+    command.add(String.join(File.pathSeparator, configuration.classPath()));
+    command.add(PerElementStateRun.class.getName());
+    command.add(configuration.name);
+    command.add(Long.toString(keys));
+    command.add(Long.toString(options.getElements()));
+    command.add(Long.toString(options.getWarmupElements()));
+    command.add(Integer.toString(options.getParallelism()));
+    Path log = Files.createTempFile("per-element-" + configuration.name, ".log");
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    if (!process.waitFor(30, TimeUnit.MINUTES)) {
+      process.destroyForcibly();
+      throw new IllegalStateException(
+          configuration.label + " did not finish within 30 minutes; its log: " + log);
+    }
+    String output = Files.readString(log, StandardCharsets.UTF_8);
+    for (String line : output.split("\n")) {
+      if (line.startsWith(PerElementStateRun.RESULT + " ")) {
+        Files.deleteIfExists(log);
+        return Double.parseDouble(line.substring(PerElementStateRun.RESULT.length() + 1).trim());
+      }
+    }
+    throw new IllegalStateException(
+        configuration.label
+            + " ended (exit code "
+            + process.exitValue()
+            + ") without a result; its output ("
+            + log
+            + "):\n"
+            + output);
+  }
+
+  private static List<Long> parseKeys(String text) {
+    List<Long> keys = new ArrayList<>();
+    for (String part : text.split(",")) {
+      String trimmed = part.trim();
+      if (trimmed.isEmpty()) {
+        continue;
+      }
+      long value;
+      try {
+        value = Long.parseLong(trimmed);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            "--keys must be comma-separated positive numbers, got '" + trimmed + "'", e);
+      }
+      if (value <= 0) {
+        throw new IllegalArgumentException("--keys must be positive, got " + value);
+      }
+      keys.add(value);
+    }
+    if (keys.isEmpty()) {
+      throw new IllegalArgumentException("--keys is empty; give key counts, e.g. 10000,1000000");
+    }
+    return keys;
+  }
+
+  private static String cell(Configuration c, long keys) {
+    return c.name + "@" + keys;
+  }
+
+  private static double best(List<Double> rates) {
+    return rates.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+  }
+
+  private static double mean(List<Double> rates) {
+    return rates.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+  }
+
+  private static void log(String format, Object... args) {
+    System.err.println("[per-element-state] " + String.format(Locale.ROOT, format, args));
+  }
+
+  /** A system and its state backend. */
+  enum Configuration {
+    ARCON_HEAP("arcon-heap", "ArconRunner, heap", "heap", null),
+    FLINK_HEAP("flink-heap", "Flink KeyedProcessFunction, hashmap", null, "hashmap"),
+    ARCON_ROCKSDB("arcon-rocksdb", "ArconRunner, rocksdb", "rocksdb", null),
+    FLINK_ROCKSDB("flink-rocksdb", "Flink KeyedProcessFunction, rocksdb", null, "rocksdb"),
+    ARCON_LMDB("arcon-lmdb", "ArconRunner, lmdb", "lmdb", null);
+
+    final String name;
+    final String label;
+
+    /** ArconRunner's {@code --stateBackend}, or null for a Flink configuration. */
+    final String arconBackend;
+
+    /** Flink's {@code state.backend.type}, or null for an ArconRunner configuration. */
+    final String flinkBackend;
+
+    Configuration(String name, String label, String arconBackend, String flinkBackend) {
+      this.name = name;
+      this.label = label;
+      this.arconBackend = arconBackend;
+      this.flinkBackend = flinkBackend;
+    }
+
+    /** The Flink configuration an ArconRunner one is compared with, or null. */
+    Configuration flinkCounterpart() {
+      return switch (this) {
+        case ARCON_HEAP -> FLINK_HEAP;
+        case ARCON_ROCKSDB -> FLINK_ROCKSDB;
+        default -> null;
+      };
+    }
+
+    /**
+     * The child JVM's class path: this JVM's, except that Flink's RocksDB backend gets Flink's
+     * RocksDB (frocksdbjni, which also defines {@code org.rocksdb}) instead of ours.
+     */
+    List<String> classPath() throws IOException {
+      List<String> entries = expandedClassPath();
+      if (this != FLINK_ROCKSDB) {
+        return entries;
+      }
+      Path flinkRocksDb = flinkRocksDbDirectory();
+      List<String> result = new ArrayList<>();
+      try (Stream<Path> jars = Files.list(flinkRocksDb)) {
+        jars.filter(p -> p.toString().endsWith(".jar"))
+            .sorted()
+            .forEach(p -> result.add(p.toString()));
+      }
+      if (result.size() < 2) {
+        throw new IllegalStateException(
+            "Flink's RocksDB backend is missing from "
+                + flinkRocksDb
+                + "; build the benchmarks module first (mvn -pl benchmarks -am compile copies it"
+                + " there)");
+      }
+      for (String entry : entries) {
+        if (!Path.of(entry).getFileName().toString().startsWith("rocksdbjni-")) {
+          result.add(entry);
+        }
+      }
+      return result;
+    }
+
+    static String allNames() {
+      return ConfigurationList.names(values(), c -> c.name);
+    }
+
+    static List<Configuration> parseList(String names) {
+      return ConfigurationList.parse(names, values(), c -> c.name, "");
+    }
+  }
+
+  /** {@code benchmarks/target/flink-rocksdb}, from the repository root or the module. */
+  static Path flinkRocksDbDirectory() {
+    return ResultsFile.inModuleTarget("flink-rocksdb");
+  }
+
+  /**
+   * This JVM's class path as a list of entries; a manifest-only jar (Surefire's booter) is replaced
+   * by the entries of its {@code Class-Path}, so single entries can be swapped.
+   */
+  static List<String> expandedClassPath() throws IOException {
+    List<String> entries = new ArrayList<>();
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      if (entry.isEmpty()) {
+        continue;
+      }
+      Path path = Path.of(entry);
+      List<String> fromManifest = List.of();
+      if (entry.endsWith(".jar") && Files.isRegularFile(path)) {
+        try (JarFile jar = new JarFile(path.toFile())) {
+          Manifest manifest = jar.getManifest();
+          String classPath =
+              manifest == null ? null : manifest.getMainAttributes().getValue("Class-Path");
+          if (classPath != null && jar.stream().noneMatch(e -> e.getName().endsWith(".class"))) {
+            fromManifest = new ArrayList<>();
+            for (String url : classPath.trim().split("\\s+")) {
+              fromManifest.add(Path.of(path.getParent().toUri().resolve(url)).toString());
+            }
+          }
+        }
+      }
+      if (fromManifest.isEmpty()) {
+        entries.add(entry);
+      } else {
+        entries.addAll(fromManifest);
+      }
+    }
+    return entries;
+  }
+}

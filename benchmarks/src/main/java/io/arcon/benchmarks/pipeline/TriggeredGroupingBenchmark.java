@@ -1,0 +1,220 @@
+package io.arcon.benchmarks.pipeline;
+
+import io.arcon.benchmarks.ConfigurationList;
+import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.TimedPipelineRun;
+import io.arcon.benchmarks.pipeline.TriggeredGroupingPipeline.Grouping;
+import io.arcon.benchmarks.pipeline.TriggeredGroupingPipeline.Windowing;
+import io.arcon.runner.ArconPipelineOptions;
+import io.arcon.runner.ArconRunner;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.beam.runners.direct.DirectOptions;
+import org.apache.beam.runners.direct.DirectRunner;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.DefaultValueFactory;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+
+/**
+ * Throughput of triggered and merging-window grouping ({@link TriggeredGroupingPipeline}) on
+ * ArconRunner, and optionally on DirectRunner without its checks, in one JVM: each configuration
+ * warms up, then the measured runs go in rounds over all configurations. Every run is verified (the
+ * panes' element counts add up to the input).
+ */
+public final class TriggeredGroupingBenchmark {
+
+  private TriggeredGroupingBenchmark() {}
+
+  /** Options of the benchmark; {@code --parallelism} etc. are ArconRunner's own. */
+  public interface Options extends ArconPipelineOptions {
+    @Description("Elements of each measured run")
+    @Default.Long(5_000_000)
+    long getElements();
+
+    void setElements(long value);
+
+    @Description("Elements of the warm-up run of each configuration (0: none)")
+    @Default.Long(500_000)
+    long getWarmupElements();
+
+    void setWarmupElements(long value);
+
+    @Description("Distinct keys (x % keys)")
+    @Default.Long(10_000)
+    long getKeys();
+
+    void setKeys(long value);
+
+    @Description("Measured runs (rounds) per configuration")
+    @Default.Integer(3)
+    int getRuns();
+
+    void setRuns(int value);
+
+    @Description(
+        "Comma-separated configurations: early-late-gbk, early-late-sum, sessions-gbk,"
+            + " sessions-sum, and the same with a direct- prefix for DirectRunner (no checks)")
+    @Default.String("early-late-gbk,early-late-sum,sessions-gbk,sessions-sum")
+    String getConfigurations();
+
+    void setConfigurations(String value);
+
+    @Description("File the results are written to (default: benchmarks/target/triggered.txt)")
+    @Default.InstanceFactory(DefaultResultsFile.class)
+    String getResultsFile();
+
+    void setResultsFile(String value);
+  }
+
+  /** {@code benchmarks/target/triggered.txt} whether started from the root or the module. */
+  public static class DefaultResultsFile implements DefaultValueFactory<String> {
+    @Override
+    public String create(PipelineOptions options) {
+      return ResultsFile.inModuleTarget("triggered.txt").toString();
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options options = PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class);
+    String report = run(args, options);
+    System.out.print(report);
+    Path results = Path.of(options.getResultsFile());
+    ResultsFile.write(results, report);
+    log("results written to %s", results.toAbsolutePath());
+  }
+
+  static String run(String[] args, Options options) {
+    if (options.getRuns() <= 0) {
+      throw new IllegalArgumentException("--runs must be positive, got " + options.getRuns());
+    }
+    List<Configuration> configurations =
+        ConfigurationList.parse(
+            options.getConfigurations(), Configuration.values(), c -> c.name, "");
+    if (configurations.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--configurations is empty; use a comma-separated subset of "
+              + ConfigurationList.names(Configuration.values(), c -> c.name));
+    }
+    if (options.getWarmupElements() > 0) {
+      for (Configuration c : configurations) {
+        runOnce(args, c, options.getWarmupElements(), options.getKeys());
+      }
+    }
+    Map<Configuration, List<Double>> rates = new LinkedHashMap<>();
+    configurations.forEach(c -> rates.put(c, new ArrayList<>()));
+    for (int round = 1; round <= options.getRuns(); round++) {
+      for (Configuration c : configurations) {
+        double seconds = runOnce(args, c, options.getElements(), options.getKeys());
+        double rate = options.getElements() / seconds;
+        rates.get(c).add(rate);
+        log("round %d: %s: %.2f s = %,.0f el/s", round, c.label, seconds, rate);
+      }
+    }
+    StringBuilder out = new StringBuilder();
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "TriggeredGroupingBenchmark: %,d elements, %,d keys, %d round(s), ArconRunner"
+                + " parallelism %d, %d available processors, Java %s%n",
+            options.getElements(),
+            options.getKeys(),
+            options.getRuns(),
+            options.getParallelism(),
+            Runtime.getRuntime().availableProcessors(),
+            System.getProperty("java.version")));
+    out.append(
+        String.format(Locale.ROOT, "%-58s %14s %14s%n", "configuration", "best el/s", "mean el/s"));
+    rates.forEach(
+        (c, r) ->
+            out.append(
+                String.format(
+                    Locale.ROOT,
+                    "%-58s %,14.0f %,14.0f%n",
+                    c.label,
+                    r.stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
+                    r.stream().mapToDouble(Double::doubleValue).average().orElseThrow())));
+    return out.toString();
+  }
+
+  /** Runs one configuration once, verifies it, returns its seconds. */
+  static double runOnce(String[] args, Configuration c, long elements, long keys) {
+    ArconPipelineOptions options =
+        PipelineOptionsFactory.fromArgs(args).as(Options.class).as(ArconPipelineOptions.class);
+    if (c.direct) {
+      options.setRunner(DirectRunner.class);
+      DirectOptions direct = options.as(DirectOptions.class);
+      direct.setEnforceImmutability(false);
+      direct.setEnforceEncodability(false);
+    } else {
+      options.setRunner(ArconRunner.class);
+      if (options.getTss() == null) {
+        options.setTss("off");
+      }
+      if (options.getWebUi() == null) {
+        options.setWebUi("off");
+      }
+    }
+    Pipeline pipeline = Pipeline.create(options);
+    TriggeredGroupingPipeline.build(pipeline, elements, keys, c.windowing, c.grouping);
+    TimedPipelineRun run = TimedPipelineRun.of(pipeline, c.label);
+    long panes = run.counter(TriggeredGroupingPipeline.NAMESPACE, TriggeredGroupingPipeline.PANES);
+    long counted =
+        run.counter(TriggeredGroupingPipeline.NAMESPACE, TriggeredGroupingPipeline.ELEMENTS);
+    if (counted != elements || panes < Math.min(keys, elements)) {
+      throw new IllegalStateException(
+          String.format(
+              Locale.ROOT,
+              "%s produced a wrong result: %,d panes holding %,d elements; expected the %,d"
+                  + " elements in at least %,d panes",
+              c.label,
+              panes,
+              counted,
+              elements,
+              Math.min(keys, elements)));
+    }
+    return run.seconds();
+  }
+
+  private static void log(String format, Object... args) {
+    System.err.println("[triggered] " + String.format(Locale.ROOT, format, args));
+  }
+
+  /** A windowing, a grouping and a runner. */
+  enum Configuration {
+    EARLY_LATE_GBK("early-late-gbk", Windowing.EARLY_LATE, Grouping.GROUP_BY_KEY, false),
+    EARLY_LATE_SUM("early-late-sum", Windowing.EARLY_LATE, Grouping.SUM, false),
+    SESSIONS_GBK("sessions-gbk", Windowing.SESSIONS, Grouping.GROUP_BY_KEY, false),
+    SESSIONS_SUM("sessions-sum", Windowing.SESSIONS, Grouping.SUM, false),
+    DIRECT_EARLY_LATE_GBK(
+        "direct-early-late-gbk", Windowing.EARLY_LATE, Grouping.GROUP_BY_KEY, true),
+    DIRECT_EARLY_LATE_SUM("direct-early-late-sum", Windowing.EARLY_LATE, Grouping.SUM, true),
+    DIRECT_SESSIONS_GBK("direct-sessions-gbk", Windowing.SESSIONS, Grouping.GROUP_BY_KEY, true),
+    DIRECT_SESSIONS_SUM("direct-sessions-sum", Windowing.SESSIONS, Grouping.SUM, true);
+
+    final String name;
+    final Windowing windowing;
+    final Grouping grouping;
+    final boolean direct;
+    final String label;
+
+    Configuration(String name, Windowing windowing, Grouping grouping, boolean direct) {
+      this.name = name;
+      this.windowing = windowing;
+      this.grouping = grouping;
+      this.direct = direct;
+      this.label =
+          (direct ? "DirectRunner (no checks), " : "ArconRunner, ")
+              + (windowing == Windowing.EARLY_LATE
+                  ? "1-min windows, early+late firings"
+                  : "session windows (merging)")
+              + (grouping == Grouping.SUM ? ", Sum" : ", GroupByKey");
+    }
+  }
+}
