@@ -294,7 +294,7 @@ public final class BackendStateInternals<K> implements StateInternals {
     requireKey();
     CachedCell cached = lastCell;
     if (cached == null
-        || cached.namespace != namespace
+        || !NamespaceEquality.same(cached.namespace, namespace)
         || !cached.id.equals(address.getId())
         || !cached.sameSpec(address)) {
       cached = cachedCell(namespace, address);
@@ -371,7 +371,19 @@ public final class BackendStateInternals<K> implements StateInternals {
    * Cache slot of a cell: its namespace and state id, which (with the key) make its address. The id
    * string caches its hash, unlike the tag, whose hash walks its spec and coders.
    */
-  private record CellSlot(StateNamespace namespace, String id) {}
+  private record CellSlot(StateNamespace namespace, String id) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof CellSlot other
+          && id.equals(other.id)
+          && NamespaceEquality.same(namespace, other.namespace);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * id.hashCode() + NamespaceEquality.hash(namespace);
+    }
+  }
 
   /** Makes the cell of one slot for another address, without going through the tag. */
   private interface CellFactory {

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
 import org.apache.beam.runners.core.StateNamespace;
-import org.apache.beam.runners.core.StateNamespaces;
 import org.apache.beam.runners.core.TimerInternals.TimerData;
 import org.apache.beam.runners.core.TimerInternals.TimerDataCoderV2;
 import org.apache.beam.sdk.coders.Coder;
@@ -268,24 +267,11 @@ public final class BackendTimerStore {
    * window for every element, mostly the same window as the element before.
    */
   private String namespaceKey(StateNamespace namespace) {
-    if (!sameNamespace(namespace, lastNamespace)) {
+    if (lastNamespace == null || !NamespaceEquality.same(namespace, lastNamespace)) {
       lastNamespaceKey = namespace.stringKey();
       lastNamespace = namespace;
     }
     return lastNamespaceKey;
-  }
-
-  /**
-   * Whether two namespaces have the same {@code stringKey()}: the same object, or window namespaces
-   * of equal windows (one store has one window coder). Others are not compared (false).
-   */
-  private static boolean sameNamespace(StateNamespace a, StateNamespace b) {
-    if (a == b) {
-      return true;
-    }
-    return a instanceof StateNamespaces.WindowNamespace<?> wa
-        && b instanceof StateNamespaces.WindowNamespace<?> wb
-        && wa.getWindow().equals(wb.getWindow());
   }
 
   private byte[] identity(

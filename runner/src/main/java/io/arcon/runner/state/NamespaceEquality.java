@@ -1,0 +1,34 @@
+package io.arcon.runner.state;
+
+import org.apache.beam.runners.core.StateNamespace;
+import org.apache.beam.runners.core.StateNamespaces;
+
+/**
+ * Cheap equality and hash of {@link StateNamespace}s within one transform (one window coder).
+ *
+ * <p>Runners-core makes a new window namespace for every state or timer access, and its {@code
+ * equals} and {@code hashCode} compare the window's structural value, which encodes the window
+ * (even the global one) each time. Within one transform the window coder is fixed, so two window
+ * namespaces are equal exactly when their windows are; other namespaces fall back to their own
+ * equality.
+ */
+final class NamespaceEquality {
+  private NamespaceEquality() {}
+
+  static boolean same(StateNamespace a, StateNamespace b) {
+    if (a == b) {
+      return true;
+    }
+    if (a instanceof StateNamespaces.WindowNamespace<?> wa
+        && b instanceof StateNamespaces.WindowNamespace<?> wb) {
+      return wa.getWindow().equals(wb.getWindow());
+    }
+    return a != null && !(a instanceof StateNamespaces.WindowNamespace<?>) && a.equals(b);
+  }
+
+  static int hash(StateNamespace namespace) {
+    return namespace instanceof StateNamespaces.WindowNamespace<?> w
+        ? w.getWindow().hashCode()
+        : namespace.hashCode();
+  }
+}
