@@ -1,0 +1,77 @@
+package io.arcon.benchmarks.nexmark.run;
+
+import io.arcon.benchmarks.nexmark.generator.EventGenerator;
+import io.arcon.benchmarks.nexmark.model.Event;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/** The event stream of a Flink run. */
+final class FlinkSources {
+  private FlinkSources() {}
+
+  /**
+   * Batch: the indexes {@code 0..count-1} from a number-sequence source (split by index range),
+   * timestamped and watermarked per split (event times rise with the index), then turned into
+   * events.
+   */
+  static DataStream<Event> bounded(
+      StreamExecutionEnvironment env, EventGenerator generator, long count) {
+    WatermarkStrategy<Long> eventTime =
+        WatermarkStrategy.<Long>forMonotonousTimestamps()
+            .withTimestampAssigner((index, previous) -> generator.timestampAt(index));
+    return env.fromSource(new NumberSequenceSource(0, count - 1), eventTime, "Indexes")
+        .map(generator::eventAt)
+        .returns(TypeInformation.of(Event.class))
+        .name("Events");
+  }
+
+  /**
+   * Streaming: a rate-limited {@link DataGeneratorSource} of one reader (as the Beam side's
+   * source), so events come in index order at {@code eventsPerSecond}.
+   */
+  static DataStream<Event> paced(
+      StreamExecutionEnvironment env,
+      EventGenerator generator,
+      long count,
+      long eventsPerSecond,
+      String latencyRunId) {
+    WatermarkStrategy<Event> eventTime =
+        WatermarkStrategy.<Event>forMonotonousTimestamps()
+            .withTimestampAssigner((event, previous) -> event.dateTime());
+    DataGeneratorSource<Event> source =
+        new DataGeneratorSource<>(
+            new PacedEvents(generator, latencyRunId),
+            count,
+            RateLimiterStrategy.perSecond(eventsPerSecond),
+            TypeInformation.of(Event.class));
+    return env.fromSource(source, eventTime, "Events").setParallelism(1);
+  }
+
+  /** The generator as Flink's generator function; opening it starts the run's latency clock. */
+  private static final class PacedEvents implements GeneratorFunction<Long, Event> {
+    private final EventGenerator generator;
+    private final String latencyRunId;
+
+    PacedEvents(EventGenerator generator, String latencyRunId) {
+      this.generator = generator;
+      this.latencyRunId = latencyRunId;
+    }
+
+    @Override
+    public void open(SourceReaderContext readerContext) {
+      Latency.startNanos(latencyRunId);
+    }
+
+    @Override
+    public Event map(Long index) {
+      return generator.eventAt(index);
+    }
+  }
+}
