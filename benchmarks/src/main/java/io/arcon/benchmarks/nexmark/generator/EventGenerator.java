@@ -81,6 +81,13 @@ public final class EventGenerator implements Serializable {
     return durationMillis(AVERAGE_AUCTION_EVENTS * 3 / 2);
   }
 
+  /** How many of the events {@code 0..events-1} are bids (by the fixed proportions). */
+  public static long bidsAmong(long events) {
+    long fullCycles = events / CYCLE;
+    int rest = (int) (events % CYCLE);
+    return fullCycles * BIDS_PER_CYCLE + Math.max(0, rest - PERSONS_PER_CYCLE - AUCTIONS_PER_CYCLE);
+  }
+
   /** Event {@code index} of the stream (0-based). */
   public Event eventAt(long index) {
     if (index < 0) {

@@ -23,7 +23,13 @@ import org.apache.flink.streaming.api.windowing.assigners.EventTimeSessionWindow
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;
 
-/** Q11, user sessions: the number of bids in each bidder's session (event-time session windows). */
+/**
+ * Q11, user sessions: the number of bids in each bidder's session (event-time session windows). A
+ * session ends when a bidder makes no bid for the gap; Beam merges two bids' windows {@code [t, t +
+ * gap)} only when they overlap, Flink also when they touch, so the Flink job uses windows one
+ * millisecond shorter and reports their end one millisecond later: the same sessions, the same
+ * output.
+ */
 public final class Query11 implements NexmarkQuery {
 
   @Override
@@ -55,7 +61,7 @@ public final class Query11 implements NexmarkQuery {
   public DataStream<? extends NexmarkResult> flink(DataStream<Event> events, QueryConfig config) {
     return FlinkEvents.bids(events)
         .keyBy(Bid::bidder, Types.LONG)
-        .window(EventTimeSessionWindows.withGap(Duration.ofMillis(config.sessionGapMillis())))
+        .window(EventTimeSessionWindows.withGap(Duration.ofMillis(config.sessionGapMillis() - 1)))
         .aggregate(new FlinkAggregates.Count<>(), new FlinkBidsPerSession())
         .returns(TypeInformation.of(BidsPerSession.class))
         .name("BidsPerSession");
@@ -67,7 +73,7 @@ public final class Query11 implements NexmarkQuery {
     public void process(
         Long bidder, Context ctx, Iterable<Long> counts, Collector<BidsPerSession> out) {
       for (Long count : counts) {
-        out.collect(new BidsPerSession(bidder, ctx.window().getEnd(), count));
+        out.collect(new BidsPerSession(bidder, ctx.window().getEnd() + 1, count));
       }
     }
   }

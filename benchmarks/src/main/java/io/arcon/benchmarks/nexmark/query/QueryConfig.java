@@ -39,11 +39,13 @@ public record QueryConfig(
   public QueryConfig {
     if (windowSizeMillis <= 0
         || windowPeriodMillis <= 0
-        || sessionGapMillis <= 0
+        || sessionGapMillis < 2
         || processingWindowMillis <= 0
         || maxAuctionDurationMillis <= 0) {
       throw new IllegalArgumentException(
-          "Window sizes, period, session gap and auction duration must be positive, got " + this);
+          "Window sizes, period and auction duration must be positive and the session gap at least"
+              + " 2 ms (Flink's sessions are 1 ms shorter, see Query11), got "
+              + this);
     }
     if (windowSizeMillis % windowPeriodMillis != 0) {
       throw new IllegalArgumentException(

@@ -20,8 +20,12 @@ final class BeamDigestSink extends DoFn<NexmarkResult, Void> {
   /** The streaming run whose latency is recorded, or null. */
   private final String latencyRunId;
 
-  BeamDigestSink(String latencyRunId) {
+  /** The run whose records are collected ({@link CollectedOutputs}), or null. */
+  private final String collectRunId;
+
+  BeamDigestSink(String latencyRunId, String collectRunId) {
     this.latencyRunId = latencyRunId;
+    this.collectRunId = collectRunId;
   }
 
   @ProcessElement
@@ -36,6 +40,9 @@ final class BeamDigestSink extends DoFn<NexmarkResult, Void> {
     }
     if (latencyRunId != null) {
       Latency.recordOutput(latencyRunId, timestamp.getMillis());
+    }
+    if (collectRunId != null) {
+      CollectedOutputs.add(collectRunId, result);
     }
   }
 }

@@ -16,7 +16,12 @@ final class BeamQueryRun {
   private BeamQueryRun() {}
 
   static QueryRun run(
-      RunnerKind runner, String name, NexmarkQuery query, RunSettings settings, String[] args) {
+      RunnerKind runner,
+      String name,
+      NexmarkQuery query,
+      RunSettings settings,
+      String[] args,
+      boolean collect) {
     NexmarkOptions options = PipelineOptionsFactory.fromArgs(args).as(NexmarkOptions.class);
     options.setParallelism(settings.parallelism());
     options.setJobName(
@@ -40,6 +45,7 @@ final class BeamQueryRun {
     }
     boolean streaming = settings.mode() == Mode.STREAMING;
     String latencyRunId = streaming ? Latency.open(settings.generator().baseTimeMillis()) : null;
+    String collectRunId = collect ? CollectedOutputs.open() : null;
     try {
       Pipeline pipeline = Pipeline.create(options);
       PCollection<Event> events =
@@ -55,7 +61,9 @@ final class BeamQueryRun {
           .beam(events, settings.queries())
           .apply(
               "Digest",
-              ParDo.of(new BeamDigestSink(query.latencyMeasurable() ? latencyRunId : null)));
+              ParDo.of(
+                  new BeamDigestSink(
+                      query.latencyMeasurable() ? latencyRunId : null, collectRunId)));
       TimedPipelineRun run = TimedPipelineRun.of(pipeline, name + " on " + runner.label);
       Digest digest =
           new Digest(
@@ -64,10 +72,16 @@ final class BeamQueryRun {
               run.counter(DigestNames.NAMESPACE, DigestNames.HIGH),
               run.counter(DigestNames.NAMESPACE, DigestNames.COUNTED_BIDS));
       return new QueryRun(
-          run.seconds(), digest, latencyRunId == null ? null : Latency.close(latencyRunId));
+          run.seconds(),
+          digest,
+          latencyRunId == null ? null : Latency.close(latencyRunId),
+          collectRunId == null ? null : CollectedOutputs.close(collectRunId));
     } finally {
       if (latencyRunId != null) {
         Latency.close(latencyRunId);
+      }
+      if (collectRunId != null) {
+        CollectedOutputs.close(collectRunId);
       }
     }
   }

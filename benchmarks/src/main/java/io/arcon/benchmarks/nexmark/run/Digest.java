@@ -1,5 +1,6 @@
 package io.arcon.benchmarks.nexmark.run;
 
+import io.arcon.benchmarks.nexmark.model.NexmarkResult;
 import java.util.Locale;
 
 /**
@@ -9,6 +10,22 @@ import java.util.Locale;
  */
 public record Digest(
     long records, long fingerprintLowSum, long fingerprintHighSum, long countedBids) {
+
+  /** The digest a run producing exactly {@code records} has. */
+  public static Digest of(Iterable<? extends NexmarkResult> records) {
+    long count = 0;
+    long low = 0;
+    long high = 0;
+    long bids = 0;
+    for (NexmarkResult r : records) {
+      long fingerprint = r.fingerprint();
+      count++;
+      low += DigestNames.low(fingerprint);
+      high += DigestNames.high(fingerprint);
+      bids += r.countedBids();
+    }
+    return new Digest(count, low, high, bids);
+  }
 
   /** Whether two runs produced the same multiset of records (with overwhelming probability). */
   public boolean sameRecords(Digest other) {

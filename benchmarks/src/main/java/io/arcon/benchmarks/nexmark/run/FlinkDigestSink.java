@@ -13,9 +13,11 @@ final class FlinkDigestSink extends ProcessFunction<NexmarkResult, Void> {
   private final LongCounter high = new LongCounter();
   private final LongCounter countedBids = new LongCounter();
   private final String latencyRunId;
+  private final String collectRunId;
 
-  FlinkDigestSink(String latencyRunId) {
+  FlinkDigestSink(String latencyRunId, String collectRunId) {
     this.latencyRunId = latencyRunId;
+    this.collectRunId = collectRunId;
   }
 
   @Override
@@ -35,6 +37,9 @@ final class FlinkDigestSink extends ProcessFunction<NexmarkResult, Void> {
     countedBids.add(result.countedBids());
     if (latencyRunId != null) {
       Latency.recordOutput(latencyRunId, ctx.timestamp());
+    }
+    if (collectRunId != null) {
+      CollectedOutputs.add(collectRunId, result);
     }
   }
 }

@@ -26,7 +26,8 @@ final class FlinkQueryRun {
   private FlinkQueryRun() {}
 
   @SuppressWarnings("unchecked")
-  static QueryRun run(String name, NexmarkQuery query, RunSettings settings) throws Exception {
+  static QueryRun run(String name, NexmarkQuery query, RunSettings settings, boolean collect)
+      throws Exception {
     Configuration config = new Configuration();
     config.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.STREAMING);
     config.set(StateBackendOptions.STATE_BACKEND, "hashmap");
@@ -34,6 +35,7 @@ final class FlinkQueryRun {
     config.set(PipelineOptions.GENERIC_TYPES, false);
     boolean streaming = settings.mode() == Mode.STREAMING;
     String latencyRunId = streaming ? Latency.open(settings.generator().baseTimeMillis()) : null;
+    String collectRunId = collect ? CollectedOutputs.open() : null;
     try {
       long start = System.nanoTime();
       StreamExecutionEnvironment env =
@@ -44,7 +46,8 @@ final class FlinkQueryRun {
                   env, settings.eventGenerator(), settings.events(), settings.rate(), latencyRunId)
               : FlinkSources.bounded(env, settings.eventGenerator(), settings.events());
       ((DataStream<NexmarkResult>) query.flink(events, settings.queries()))
-          .process(new FlinkDigestSink(query.latencyMeasurable() ? latencyRunId : null))
+          .process(
+              new FlinkDigestSink(query.latencyMeasurable() ? latencyRunId : null, collectRunId))
           .returns(Types.VOID)
           .name("Digest")
           .sinkTo(new DiscardingSink<>())
@@ -58,10 +61,16 @@ final class FlinkQueryRun {
               accumulator(result, DigestNames.HIGH),
               accumulator(result, DigestNames.COUNTED_BIDS));
       return new QueryRun(
-          seconds, digest, latencyRunId == null ? null : Latency.close(latencyRunId));
+          seconds,
+          digest,
+          latencyRunId == null ? null : Latency.close(latencyRunId),
+          collectRunId == null ? null : CollectedOutputs.close(collectRunId));
     } finally {
       if (latencyRunId != null) {
         Latency.close(latencyRunId);
+      }
+      if (collectRunId != null) {
+        CollectedOutputs.close(collectRunId);
       }
     }
   }

@@ -4,7 +4,6 @@ import io.arcon.benchmarks.nexmark.generator.EventGenerator;
 import io.arcon.benchmarks.nexmark.model.Event;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
@@ -54,10 +53,14 @@ final class FlinkSources {
     return env.fromSource(source, eventTime, "Events").setParallelism(1);
   }
 
-  /** The generator as Flink's generator function; opening it starts the run's latency clock. */
+  /**
+   * The generator as Flink's generator function. The first event it makes starts the run's latency
+   * clock: the rate limiter may exist, and store permits, before that.
+   */
   private static final class PacedEvents implements GeneratorFunction<Long, Event> {
     private final EventGenerator generator;
     private final String latencyRunId;
+    private transient boolean started;
 
     PacedEvents(EventGenerator generator, String latencyRunId) {
       this.generator = generator;
@@ -65,12 +68,11 @@ final class FlinkSources {
     }
 
     @Override
-    public void open(SourceReaderContext readerContext) {
-      Latency.startNanos(latencyRunId);
-    }
-
-    @Override
     public Event map(Long index) {
+      if (!started) {
+        Latency.startNanos(latencyRunId);
+        started = true;
+      }
       return generator.eventAt(index);
     }
   }

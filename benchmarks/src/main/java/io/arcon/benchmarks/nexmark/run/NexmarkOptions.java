@@ -23,6 +23,14 @@ public interface NexmarkOptions extends ArconPipelineOptions {
   void setEvents(long value);
 
   @Description(
+      "Events of each measured DirectRunner run (it is far slower); 0: as many as --events. Its"
+          + " output is verified against the other runners' when this equals --warmupEvents")
+  @Default.Long(0)
+  long getDirectEvents();
+
+  void setDirectEvents(long value);
+
+  @Description(
       "Events of each runner's warm-up run per query (the same on every runner, so the warm-ups"
           + " are compared too); 0 skips the warm-up")
   @Default.Long(200_000)
