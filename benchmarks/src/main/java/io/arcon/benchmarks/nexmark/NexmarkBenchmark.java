@@ -211,6 +211,11 @@ public final class NexmarkBenchmark {
           options.getRuns());
     }
 
+    /** ArconRunner's --parallelism defaults to every core; the benchmark's default is 2. */
+    private static boolean parallelismGiven(String[] args) {
+      return Arrays.stream(args).anyMatch(a -> a.startsWith("--parallelism="));
+    }
+
     long eventsFor(RunnerKind runner) {
       return runner == RunnerKind.DIRECT ? directEvents : settings.events();
     }

@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class NexmarkQueriesTest {
   private static final String[] ARGS = {"--parallelism=2"};
-  private static final long EVENTS = 10_000;
+  private static final long EVENTS = 6_000;
 
   /** 1,000 events per second of event time: 10 s, several windows of each kind. */
   private static final GeneratorConfig GENERATOR = GeneratorConfig.of(7, 1_000);
@@ -73,7 +73,7 @@ class NexmarkQueriesTest {
   @MethodSource("streamingQueries")
   void pacedStreamGivesTheOracleOutputAndLatencies(int query) {
     long rate = 20_000;
-    long events = 6_000;
+    long events = 3_000;
     GeneratorConfig generator = GeneratorConfig.of(11, rate);
     QueryConfig queries =
         new QueryConfig(

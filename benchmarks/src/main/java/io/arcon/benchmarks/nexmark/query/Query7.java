@@ -71,11 +71,6 @@ public final class Query7 implements NexmarkQuery {
         c.outputWithTimestamp(bid, window.maxTimestamp());
       }
     }
-
-    @Override
-    public org.joda.time.Duration getAllowedTimestampSkew() {
-      return org.joda.time.Duration.ZERO;
-    }
   }
 
   @Override

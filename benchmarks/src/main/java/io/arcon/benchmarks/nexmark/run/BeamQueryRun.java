@@ -4,6 +4,7 @@ import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.benchmarks.nexmark.model.Event;
 import io.arcon.benchmarks.nexmark.query.NexmarkQuery;
 import io.arcon.runner.ArconRunner;
+import java.util.Locale;
 import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
@@ -25,7 +26,7 @@ final class BeamQueryRun {
     NexmarkOptions options = PipelineOptionsFactory.fromArgs(args).as(NexmarkOptions.class);
     options.setParallelism(settings.parallelism());
     options.setJobName(
-        ("nexmark-" + name + "-" + runner.flag + "-" + System.nanoTime()).toLowerCase());
+        ("nexmark-" + name + "-" + runner.flag + "-" + System.nanoTime()).toLowerCase(Locale.ROOT));
     switch (runner) {
       case ARCON -> {
         options.setRunner(ArconRunner.class);

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /** Whether the events are a bounded input or a paced, unbounded stream. */
 public enum Mode {
-  /** A bounded input read as fast as the runner can; event time advances 1 s per event rate. */
+  /** A bounded input, read as fast as the runner can; event time advances at --eventTimeRate. */
   BATCH,
   /** An unbounded stream paced at {@code --rate} events/s, with watermarks; latency is measured. */
   STREAMING;

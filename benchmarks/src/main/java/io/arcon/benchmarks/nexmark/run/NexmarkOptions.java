@@ -25,7 +25,7 @@ public interface NexmarkOptions extends ArconPipelineOptions {
   @Description(
       "Events of each measured DirectRunner run (it is far slower); 0: as many as --events. Its"
           + " output is verified against the other runners' when this equals --warmupEvents")
-  @Default.Long(0)
+  @Default.Long(200_000)
   long getDirectEvents();
 
   void setDirectEvents(long value);
