@@ -2,6 +2,7 @@ package io.arcon.benchmarks.nexmark.run;
 
 import io.arcon.benchmarks.nexmark.generator.EventGenerator;
 import io.arcon.benchmarks.nexmark.model.Event;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
@@ -46,7 +47,7 @@ final class FlinkSources {
             .withTimestampAssigner((event, previous) -> event.dateTime());
     DataGeneratorSource<Event> source =
         new DataGeneratorSource<>(
-            new PacedEvents(generator, latencyRunId),
+            new PacedEvents(generator, latencyRunId, eventsPerSecond),
             count,
             RateLimiterStrategy.perSecond(eventsPerSecond),
             TypeInformation.of(Event.class));
@@ -55,23 +56,30 @@ final class FlinkSources {
 
   /**
    * The generator as Flink's generator function. The first event it makes starts the run's latency
-   * clock: the rate limiter may exist, and store permits, before that.
+   * clock, and no event leaves before its time on that clock ({@code start + index / rate}, as in
+   * the Beam source): the rate limiter alone lets a burst out ahead of the schedule, since it
+   * stores up to a second of permits before the first event is polled.
    */
   private static final class PacedEvents implements GeneratorFunction<Long, Event> {
     private final EventGenerator generator;
     private final String latencyRunId;
-    private transient boolean started;
+    private final double nanosPerEvent;
+    private transient long startNanos;
 
-    PacedEvents(EventGenerator generator, String latencyRunId) {
+    PacedEvents(EventGenerator generator, String latencyRunId, long eventsPerSecond) {
       this.generator = generator;
       this.latencyRunId = latencyRunId;
+      this.nanosPerEvent = 1e9 / eventsPerSecond;
     }
 
     @Override
     public Event map(Long index) {
-      if (!started) {
-        Latency.startNanos(latencyRunId);
-        started = true;
+      if (startNanos == 0) {
+        startNanos = Latency.startNanos(latencyRunId);
+      }
+      long early = startNanos + (long) (index * nanosPerEvent) - System.nanoTime();
+      if (early > 0) {
+        LockSupport.parkNanos(early);
       }
       return generator.eventAt(index);
     }
