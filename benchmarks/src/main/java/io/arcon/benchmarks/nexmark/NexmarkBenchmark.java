@@ -51,7 +51,7 @@ public final class NexmarkBenchmark {
     String report =
         NexmarkReport.render(
             plan.settings,
-            plan.directEvents,
+            plan.runners.contains(RunnerKind.DIRECT) ? plan.directEvents : 0,
             plan.warmupEvents,
             plan.rounds,
             plan.queries,

@@ -12,6 +12,9 @@ import java.util.Locale;
 final class NexmarkReport {
   private NexmarkReport() {}
 
+  /**
+   * @param directEvents events of DirectRunner's measured runs, 0 if it did not run
+   */
   static String render(
       RunSettings settings,
       long directEvents,
@@ -25,12 +28,14 @@ final class NexmarkReport {
     out.append(
         String.format(
             Locale.ROOT,
-            "Nexmark (%s%s): %,d events (DirectRunner: %,d), warm-up %,d events, %d measured"
+            "Nexmark (%s%s): %,d events%s, warm-up %,d events, %d measured"
                 + " round(s), parallelism %d, seed %d, %d available processors, Java %s%n",
             settings.mode(),
             streaming ? String.format(Locale.ROOT, " at %,d events/s", settings.rate()) : "",
             settings.events(),
-            directEvents,
+            directEvents > 0 && directEvents != settings.events()
+                ? String.format(Locale.ROOT, " (DirectRunner: %,d)", directEvents)
+                : "",
             warmupEvents,
             rounds,
             settings.parallelism(),
