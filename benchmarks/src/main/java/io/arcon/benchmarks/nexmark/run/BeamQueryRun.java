@@ -72,18 +72,9 @@ final class BeamQueryRun {
               run.counter(DigestNames.NAMESPACE, DigestNames.LOW),
               run.counter(DigestNames.NAMESPACE, DigestNames.HIGH),
               run.counter(DigestNames.NAMESPACE, DigestNames.COUNTED_BIDS));
-      return new QueryRun(
-          run.seconds(),
-          digest,
-          latencyRunId == null ? null : Latency.close(latencyRunId),
-          collectRunId == null ? null : CollectedOutputs.close(collectRunId));
+      return QueryRun.finish(run.seconds(), digest, latencyRunId, collectRunId);
     } finally {
-      if (latencyRunId != null) {
-        Latency.close(latencyRunId);
-      }
-      if (collectRunId != null) {
-        CollectedOutputs.close(collectRunId);
-      }
+      QueryRun.release(latencyRunId, collectRunId);
     }
   }
 }

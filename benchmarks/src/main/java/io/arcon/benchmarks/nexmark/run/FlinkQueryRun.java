@@ -60,18 +60,9 @@ final class FlinkQueryRun {
               accumulator(result, DigestNames.LOW),
               accumulator(result, DigestNames.HIGH),
               accumulator(result, DigestNames.COUNTED_BIDS));
-      return new QueryRun(
-          seconds,
-          digest,
-          latencyRunId == null ? null : Latency.close(latencyRunId),
-          collectRunId == null ? null : CollectedOutputs.close(collectRunId));
+      return QueryRun.finish(seconds, digest, latencyRunId, collectRunId);
     } finally {
-      if (latencyRunId != null) {
-        Latency.close(latencyRunId);
-      }
-      if (collectRunId != null) {
-        CollectedOutputs.close(collectRunId);
-      }
+      QueryRun.release(latencyRunId, collectRunId);
     }
   }
 
