@@ -145,8 +145,7 @@ public final class TriggeredGroupingBenchmark {
 
   /** Runs one configuration once, verifies it, returns its seconds. */
   static double runOnce(String[] args, Configuration c, long elements, long keys) {
-    ArconPipelineOptions options =
-        PipelineOptionsFactory.fromArgs(args).as(Options.class).as(ArconPipelineOptions.class);
+    ArconPipelineOptions options = PipelineOptionsFactory.fromArgs(args).as(Options.class);
     if (c.direct) {
       options.setRunner(DirectRunner.class);
       DirectOptions direct = options.as(DirectOptions.class);
