@@ -1,8 +1,8 @@
 "use strict";
 // A windowed keyed sum with the Beam TypeScript SDK: the events of fixtures/events.csv (or
 // --input), lines key,value,timestampMillis, get their event time as timestamp
-// (assignTimestamps), go into 10 s fixed windows (windowInto(fixedWindows(10))) and are summed
-// per key and window (groupBy("key").combining("value", sum)). Each result is written as the
+// (assignTimestamps), go into fixed windows of --window_seconds (default 10;
+// windowInto(fixedWindows(...))) and are summed per key and window (groupBy("key").combining("value", sum)). Each result is written as the
 // line "key<TAB>windowStartMillis<TAB>windowEndMillis<TAB>sum" to --output. See lib/common.js for
 // the runners and the other options.
 //
@@ -14,8 +14,6 @@ const Long = require("long");
 const beam = require("apache-beam");
 const { sum } = require("apache-beam/transforms/combiners");
 const common = require("./lib/common");
-
-const WINDOW_SECONDS = 10;
 
 function eventTime(event) {
   return Long.fromNumber(event.timestampMillis);
@@ -29,15 +27,16 @@ function formatWindowedSum(keySum, context) {
 
 async function main(args) {
   const events = common.readEvents(args.input);
+  const windowSeconds = common.positiveInteger(args, "window_seconds");
   await common.runnerFor(args, "typescript-windowed-sum").run((root) => {
     const sums = root
       .apply(beam.create(events))
       .apply(beam.assignTimestamps(eventTime))
-      .apply(beam.windowInto(beam.fixedWindows(WINDOW_SECONDS)))
+      .apply(beam.windowInto(beam.fixedWindows(windowSeconds)))
       .apply(beam.groupBy("key").combining("value", sum, "sum"))
       .map(formatWindowedSum, { window: beam.windowParam() });
     common.writeLines(sums, args.output);
   });
 }
 
-common.runMain(main, { input: path.join(common.FIXTURES, "events.csv") });
+common.runMain(main, { input: path.join(common.FIXTURES, "events.csv"), window_seconds: "10" });

@@ -20,7 +20,8 @@ const USAGE = `Options (each as --name=value):
   --runner=dump       write the PrepareJobRequest the portable runner would send to --dump_to=FILE
                       (JSON) and stop before any job server is contacted
   --output=FILE       where the results go, one line per result (replaced if it exists)
-  --input=FILE        the input fixture (default: fixtures/ beside this script)`;
+  --input=FILE        the input fixture (default: fixtures/ beside this script)
+  --window_seconds=N  windowed_sum.js only: the size of its fixed windows (default 10)`;
 
 class UsageError extends Error {}
 
@@ -113,6 +114,14 @@ function writeLines(pcoll, file) {
   return pcoll.map(appendLine, { path: file });
 }
 
+/** The option name of args as a positive integer, else a usage error. */
+function positiveInteger(args, name) {
+  if (!/^[1-9]\d*$/.test(args[name])) {
+    throw new UsageError(`--${name}=${args[name]} is not a positive integer.`);
+  }
+  return Number(args[name]);
+}
+
 /** The lines of the words fixture. */
 function readWordLines(file) {
   return fs.readFileSync(file, "utf8").split("\n");
@@ -173,8 +182,12 @@ function runMain(main, defaults) {
         console.log(`PrepareJobRequest written to ${e.message}`);
         process.exit(0);
       }
+      if (e instanceof UsageError) {
+        console.error(e.message + "\n" + USAGE);
+        process.exit(2);
+      }
       console.error("pipeline failed:", e);
-      process.exit(e instanceof UsageError ? 2 : 1);
+      process.exit(1);
     });
 }
 
@@ -186,4 +199,5 @@ module.exports = {
   wordsOf,
   readEvents,
   runMain,
+  positiveInteger,
 };
