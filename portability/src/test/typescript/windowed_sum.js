@@ -2,9 +2,10 @@
 // A windowed keyed sum with the Beam TypeScript SDK: the events of fixtures/events.csv (or
 // --input), lines key,value,timestampMillis, get their event time as timestamp
 // (assignTimestamps), go into fixed windows of --window_seconds (default 10;
-// windowInto(fixedWindows(...))) and are summed per key and window (groupBy("key").combining("value", sum)). Each result is written as the
-// line "key<TAB>windowStartMillis<TAB>windowEndMillis<TAB>sum" to --output. See lib/common.js for
-// the runners and the other options.
+// windowInto(fixedWindows(...))) and are summed per key and window
+// (groupBy("key").combining("value", sum)). Each result is written as the line
+// "key<TAB>windowStartMillis<TAB>windowEndMillis<TAB>sum" to --output. See lib/common.js for the
+// runners and the other options.
 //
 //   node windowed_sum.js --job_endpoint=localhost:8099 --output=/tmp/sums.tsv
 //   node windowed_sum.js --runner=direct --output=/tmp/sums.tsv

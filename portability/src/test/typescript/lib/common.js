@@ -12,6 +12,7 @@ const { PrepareJobRequest } = require("apache-beam/proto/beam_job_api");
 const { requireForSerialization } = require("apache-beam/serialization");
 
 const FIXTURES = path.join(__dirname, "..", "fixtures");
+const OPTIONS = ["runner", "job_endpoint", "output", "input", "dump_to", "window_seconds"];
 
 const USAGE = `Options (each as --name=value):
   --runner=portable   submit to a Beam job server (default); needs --job_endpoint=HOST:PORT;
@@ -32,6 +33,9 @@ function parseArgs(argv, defaults) {
     const match = /^--([a-z_]+)=(.*)$/.exec(arg);
     if (!match) {
       throw new UsageError(`Unknown argument '${arg}': arguments are --name=value.`);
+    }
+    if (!OPTIONS.includes(match[1])) {
+      throw new UsageError(`Unknown option --${match[1]}.`);
     }
     args[match[1]] = match[2];
   }
@@ -73,7 +77,7 @@ class PrepareRequestDumper extends PortableRunner {
     const dumpTo = this.dumpTo;
     return {
       prepare(request) {
-        const json = PrepareJobRequest.toJson(request, { prettySpaces: 2 });
+        const json = PrepareJobRequest.toJson(request);
         fs.writeFileSync(dumpTo, JSON.stringify(json, null, 2) + "\n");
         throw new DumpWritten(dumpTo);
       },
