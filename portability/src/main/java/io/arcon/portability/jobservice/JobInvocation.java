@@ -65,25 +65,23 @@ final class JobInvocation {
 
   /**
    * Follows the started job: RUNNING now, then its terminal state; for a failure, first an error
-   * message with the failure's cause chain. {@code onEnd} runs once the terminal state is
-   * published.
+   * message with the failure's cause chain. {@code onEnd} runs once the job has ended, before its
+   * terminal state is published.
    */
   void started(PortableJob started, Runnable onEnd) {
     this.job = started;
     events.publishState(JobState.Enum.RUNNING);
     started
         .termination()
-        .whenComplete(
-            (finalState, error) -> {
-              try {
-                end(started, finalState, error);
-              } finally {
-                onEnd.run();
-              }
-            });
+        .whenComplete((finalState, error) -> end(started, finalState, error, onEnd));
   }
 
-  private void end(PortableJob ended, PipelineResult.State finalState, Throwable error) {
+  /**
+   * Publishes the end of the job; {@code onEnd} (the cleanup) runs before the terminal state, so a
+   * client that sees the job ended sees it cleaned up.
+   */
+  private void end(
+      PortableJob ended, PipelineResult.State finalState, Throwable error, Runnable onEnd) {
     Throwable failure = error;
     if (failure instanceof CompletionException && failure.getCause() != null) {
       failure = failure.getCause();
@@ -110,7 +108,13 @@ final class JobInvocation {
     } else {
       LOG.info("Job {} ended: {}", id, state);
     }
-    events.publishState(state);
+    try {
+      onEnd.run();
+    } catch (RuntimeException e) {
+      LOG.warn("Cleaning up after job {} failed", id, e);
+    } finally {
+      events.publishState(state);
+    }
   }
 
   /** Asks the job to stop; the state goes CANCELLING, then CANCELLED once it stopped. */
