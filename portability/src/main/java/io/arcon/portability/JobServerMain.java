@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import org.apache.beam.sdk.util.ReleaseInfo;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,9 +21,10 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "arcon-jobserver",
     mixinStandardHelpOptions = true,
+    versionProvider = JobServerMain.BeamVersion.class,
     description = {
-      "Beam job server for ArconRunner: Beam SDKs submit portable pipelines to the job port",
-      "(e.g. Python: --runner=PortableRunner --job_endpoint=localhost:8099)."
+      "Beam job server for ArconRunner: Beam SDKs submit portable pipelines to its job port,",
+      "e.g. Python: --runner=PortableRunner --job_endpoint=localhost:8099"
     })
 public final class JobServerMain implements Callable<Integer> {
 
@@ -69,6 +71,18 @@ public final class JobServerMain implements Callable<Integer> {
 
   /** Completed with the running server, so that a test can stop it. */
   final CompletableFuture<ArconJobServer> started = new CompletableFuture<>();
+
+  /** {@code --version}: the Beam version whose job API the server speaks. */
+  static final class BeamVersion implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {
+        "arcon-jobserver (Beam job API of Beam "
+            + ReleaseInfo.getReleaseInfo().getSdkVersion()
+            + ")"
+      };
+    }
+  }
 
   public static void main(String[] args) {
     System.exit(new CommandLine(new JobServerMain()).execute(args));
