@@ -71,6 +71,19 @@ public class ArconPipelineResult implements PipelineResult {
     return job;
   }
 
+  /**
+   * Completes with the final state once the job ended and its cleanup is done; never exceptionally.
+   */
+  public CompletableFuture<State> termination() {
+    return ended.handle((outcome, error) -> getState());
+  }
+
+  /** What made the job fail (the user's exception unwrapped), or null. */
+  public Throwable failure() {
+    Throwable t = monitor.failure();
+    return t == null ? null : userCause(t);
+  }
+
   @Override
   public State getState() {
     if (!monitor.outcome().isDone()) {

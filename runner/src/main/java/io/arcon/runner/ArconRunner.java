@@ -97,6 +97,30 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
       LOG.debug("{} has no user state: it does not register with TSS", options.getJobName());
       tss = null;
     }
+    return execute(translation, metrics, tss, checkpoints, webUi, progress);
+  }
+
+  /**
+   * Runs a job that was translated elsewhere (the portable Job Service translates portable
+   * pipelines into the same job graphs), with this runner's options: checkpoints, restarts, web UI
+   * and metrics apply as for a Java pipeline; TSS does not (portable user state is not exported).
+   */
+  public ArconPipelineResult runTranslated(
+      Translation translation, MetricsContainerStepMap metrics) {
+    MetricsEnvironment.setMetricsSupported(true);
+    CheckpointSettings checkpoints = CheckpointSettings.of(options, options.getStateDir());
+    WebUiSettings webUi = WebUiSettings.of(options, true);
+    ProgressReporter progress = ProgressReporter.prepare(options);
+    return execute(translation, metrics, null, checkpoints, webUi, progress);
+  }
+
+  private ArconPipelineResult execute(
+      Translation translation,
+      MetricsContainerStepMap metrics,
+      TssLink tss,
+      CheckpointSettings checkpoints,
+      WebUiSettings webUi,
+      ProgressReporter progress) {
     JobGraph graph = translation.graph();
     LOG.debug("Job graph of {}:\n{}", options.getJobName(), graph.describe());
     JobStats stats = new JobStats(options.getJobName(), graph);

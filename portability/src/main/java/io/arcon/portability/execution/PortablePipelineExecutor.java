@@ -1,11 +1,28 @@
 package io.arcon.portability.execution;
 
+import io.arcon.runner.ArconPipelineOptions;
+import io.arcon.runner.ArconPipelineResult;
+import io.arcon.runner.ArconRunner;
+import io.arcon.runner.translation.Translation;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.beam.model.pipeline.v1.MetricsApi;
+import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
+import org.apache.beam.runners.fnexecution.provisioning.JobInfo;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.util.construction.PipelineOptionsTranslation;
+import org.apache.beam.sdk.util.construction.graph.FusedPipeline;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * Runs portable pipelines on the Arcon runtime: fuses the pipeline into executable stages, builds
  * the job graph and starts it. Each executable stage runs as an operator that drives an SDK harness
  * over the Fn API.
  */
 public final class PortablePipelineExecutor {
+  private static final Logger LOG = LoggerFactory.getLogger(PortablePipelineExecutor.class);
 
   private PortablePipelineExecutor() {}
 
@@ -16,6 +33,82 @@ public final class PortablePipelineExecutor {
    *     unknown environment, a malformed pipeline); the message says what and what to do instead
    */
   public static PortableJob start(PortableJobSpec spec) {
-    throw new UnsupportedOperationException("being written");
+    PipelineOptions options;
+    try {
+      options = PipelineOptionsTranslation.fromProto(spec.pipelineOptions());
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(
+          "The pipeline options are not valid: " + e.getMessage(), e);
+    }
+    ArconPipelineOptions arcon = options.as(ArconPipelineOptions.class);
+    arcon.setJobName(spec.jobName());
+    ArconRunner runner = ArconRunner.fromOptions(arcon);
+    FusedPipeline fused = PortablePipelinePreparation.prepare(spec.pipeline());
+    JobInfo jobInfo =
+        JobInfo.create(spec.jobId(), spec.jobName(), spec.retrievalToken(), spec.pipelineOptions());
+    JobBundles bundles = new JobBundles(jobInfo);
+    MetricsContainerStepMap metrics = new MetricsContainerStepMap();
+    ArconPipelineResult result;
+    try {
+      Translation translation = PortableTranslator.translate(fused, arcon, metrics, bundles);
+      LOG.info(
+          "Job {} ({}): {} executable stages, graph:\n{}",
+          spec.jobId(),
+          spec.jobName(),
+          fused.getFusedStages().size(),
+          translation.graph().describe());
+      result = runner.runTranslated(translation, metrics);
+    } catch (RuntimeException | Error e) {
+      closeQuietly(bundles);
+      throw e;
+    }
+    CompletableFuture<PipelineResult.State> termination =
+        result.termination().whenComplete((state, error) -> closeQuietly(bundles));
+    return new RunningJob(result, termination, metrics);
+  }
+
+  private static void closeQuietly(JobBundles bundles) {
+    try {
+      bundles.close();
+    } catch (Exception e) {
+      LOG.warn("Closing the SDK harnesses failed", e);
+    }
+  }
+
+  /** A started job seen through {@link PortableJob}. */
+  private record RunningJob(
+      ArconPipelineResult result,
+      CompletableFuture<PipelineResult.State> termination,
+      MetricsContainerStepMap metrics)
+      implements PortableJob {
+
+    @Override
+    public PipelineResult.State state() {
+      // RUNNING until the harnesses are closed too, so a client that sees DONE can reuse them.
+      return termination.isDone() ? termination.join() : PipelineResult.State.RUNNING;
+    }
+
+    @Override
+    public Throwable failure() {
+      return result.failure();
+    }
+
+    @Override
+    public void cancel() {
+      try {
+        result.cancel();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+
+    @Override
+    public List<MetricsApi.MonitoringInfo> monitoringInfos() {
+      synchronized (metrics) {
+        java.util.ArrayList<MetricsApi.MonitoringInfo> infos = new java.util.ArrayList<>();
+        metrics.getMonitoringInfos().forEach(infos::add);
+        return infos;
+      }
+    }
   }
 }

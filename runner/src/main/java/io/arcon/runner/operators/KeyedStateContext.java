@@ -31,7 +31,7 @@ import org.joda.time.Instant;
  * the operator's snapshot directory; {@link #open} resumes from one, at any parallelism and on any
  * engine (see {@link KeyedBackendRestore}).
  */
-final class KeyedStateContext<K> implements AutoCloseable {
+public final class KeyedStateContext<K> implements AutoCloseable {
   private final StateBackend backend;
   private final Coder<K> keyCoder;
   private final long restoredInputWatermark;
@@ -90,7 +90,7 @@ final class KeyedStateContext<K> implements AutoCloseable {
    * resuming from {@link OperatorContext#restore()} when the job resumes from a checkpoint. Call it
    * from {@link io.arcon.runtime.operator.Operator#open}.
    */
-  static <K> KeyedStateContext<K> open(
+  public static <K> KeyedStateContext<K> open(
       String engine,
       OperatorContext context,
       Coder<K> keyCoder,
@@ -113,7 +113,7 @@ final class KeyedStateContext<K> implements AutoCloseable {
    * the rest (lmdb's copy, checksums, manifests) is registered with {@link
    * OperatorSnapshot#completeAsync}, so the operator may go on changing its state at once.
    */
-  void snapshot(OperatorSnapshot snapshot, long inputWatermark) {
+  public void snapshot(OperatorSnapshot snapshot, long inputWatermark) {
     InstanceProgress.writeInputWatermark(backend, inputWatermark);
     snapshot.completeAsync(
         backend.snapshotAsync(
@@ -126,12 +126,12 @@ final class KeyedStateContext<K> implements AutoCloseable {
    * Long#MIN_VALUE} for a fresh context): an operator starts from it, so that an element late
    * before the failure is late after it, and timers that fired before the cut do not fire again.
    */
-  long restoredInputWatermark() {
+  public long restoredInputWatermark() {
     return restoredInputWatermark;
   }
 
   /** Makes {@code encodedKey} the current key and {@code eventTime} the cause of writes. */
-  K setCurrentKey(byte[] encodedKey, K key, Instant eventTime) {
+  public K setCurrentKey(byte[] encodedKey, K key, Instant eventTime) {
     stateInternals.setKey(key, encodedKey);
     stateInternals.setEventTime(eventTime);
     return key;
@@ -141,12 +141,12 @@ final class KeyedStateContext<K> implements AutoCloseable {
    * Processing time as user code and triggers see it while handling an element. Synchronized
    * processing time only moves with timers and watermarks, as it stands for upstream progress.
    */
-  void setProcessingTime(long nowMillis) {
+  public void setProcessingTime(long nowMillis) {
     timerInternals.setProcessingTime(new Instant(nowMillis));
   }
 
   /** Makes the timer's key current (decoding it) and returns the key. */
-  K setCurrentKeyForTimer(KeyedTimer timer) {
+  public K setCurrentKeyForTimer(KeyedTimer timer) {
     K key;
     try {
       key = CoderUtils.decodeFromByteArray(keyCoder, timer.encodedKey());
@@ -158,7 +158,7 @@ final class KeyedStateContext<K> implements AutoCloseable {
     return key;
   }
 
-  void setWatermarks(long inputWatermark, Instant processingTime) {
+  public void setWatermarks(long inputWatermark, Instant processingTime) {
     setWatermarks(inputWatermark, processingTime, processingTime);
   }
 
@@ -190,11 +190,11 @@ final class KeyedStateContext<K> implements AutoCloseable {
     }
   }
 
-  KeyedTimer pollEventTimer(long watermark) {
+  public KeyedTimer pollEventTimer(long watermark) {
     return timerStore.pollFirstBefore(TimeDomain.EVENT_TIME, Watermarks.firingBound(watermark));
   }
 
-  KeyedTimer pollProcessingTimer(long nowMillis) {
+  public KeyedTimer pollProcessingTimer(long nowMillis) {
     return pollProcessingTimer(nowMillis, nowMillis);
   }
 
@@ -211,19 +211,19 @@ final class KeyedStateContext<K> implements AutoCloseable {
             TimeDomain.SYNCHRONIZED_PROCESSING_TIME, new Instant(synchronizedMillis + 1));
   }
 
-  long nextProcessingTimeWakeup() {
+  public long nextProcessingTimeWakeup() {
     return Math.min(
         nextTimer(TimeDomain.PROCESSING_TIME), nextTimer(TimeDomain.SYNCHRONIZED_PROCESSING_TIME));
   }
 
   /** The earliest timer of {@code domain} in epoch millis, or {@code Long.MAX_VALUE}. */
-  long nextTimer(TimeDomain domain) {
+  public long nextTimer(TimeDomain domain) {
     Instant next = timerStore.nextTimestamp(domain);
     return next == null ? Long.MAX_VALUE : next.getMillis();
   }
 
   /** The earliest output timestamp still possible from state holds and pending timers. */
-  long hold(boolean includeTimers) {
+  public long hold(boolean includeTimers) {
     long hold = Watermarks.fromInstant(stateInternals.minimumWatermarkHold());
     if (includeTimers) {
       hold = Math.min(hold, Watermarks.fromInstant(timerStore.minimumOutputTimestamp()));
@@ -234,6 +234,16 @@ final class KeyedStateContext<K> implements AutoCloseable {
   /** The engine and approximate size of this instance's state. */
   public StateUsage stateUsage() {
     return new StateUsage(backend.engine(), backend.approximateSizeBytes());
+  }
+
+  /** Beam state of the current key, over the backend. */
+  public BackendStateInternals<K> stateInternals() {
+    return stateInternals;
+  }
+
+  /** Timers of the current key, over the backend. */
+  public KeyedTimerInternals timerInternals() {
+    return timerInternals;
   }
 
   @Override

@@ -1,0 +1,565 @@
+package io.arcon.portability.execution;
+
+import io.arcon.runner.operators.KeyedStateContext;
+import io.arcon.runner.state.KeyedTimer;
+import io.arcon.runtime.operator.Operator;
+import io.arcon.runtime.operator.OperatorContext;
+import io.arcon.runtime.operator.OperatorSnapshot;
+import io.arcon.runtime.operator.Output;
+import io.arcon.runtime.operator.StateUsage;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.apache.beam.model.fnexecution.v1.BeamFnApi;
+import org.apache.beam.model.fnexecution.v1.BeamFnApi.StateKey.TypeCase;
+import org.apache.beam.model.pipeline.v1.MetricsApi;
+import org.apache.beam.runners.core.StateNamespace;
+import org.apache.beam.runners.core.StateNamespaces;
+import org.apache.beam.runners.core.TimerInternals.TimerData;
+import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
+import org.apache.beam.runners.fnexecution.control.BundleCheckpointHandler;
+import org.apache.beam.runners.fnexecution.control.BundleFinalizationHandlers;
+import org.apache.beam.runners.fnexecution.control.BundleProgressHandler;
+import org.apache.beam.runners.fnexecution.control.OutputReceiverFactory;
+import org.apache.beam.runners.fnexecution.control.RemoteBundle;
+import org.apache.beam.runners.fnexecution.control.StageBundleFactory;
+import org.apache.beam.runners.fnexecution.control.TimerReceiverFactory;
+import org.apache.beam.runners.fnexecution.state.StateRequestHandler;
+import org.apache.beam.runners.fnexecution.state.StateRequestHandlers;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.fn.data.FnDataReceiver;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.PaneInfo;
+import org.apache.beam.sdk.util.CoderUtils;
+import org.apache.beam.sdk.util.construction.Timer;
+import org.apache.beam.sdk.util.construction.graph.ExecutableStage;
+import org.apache.beam.sdk.values.CausedByDrain;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.WindowedValue;
+import org.joda.time.Instant;
+
+/**
+ * One executable stage on an Arcon node: main-input elements go to an SDK harness as one remote
+ * bundle at a time, and what the harness sends back (outputs, timers, residuals of splittable
+ * DoFns, metrics) comes back into the node. The harness answers on gRPC threads, so those answers
+ * are queued and taken up on the node's thread; user state requests are served directly on the gRPC
+ * threads under the stage's lock.
+ *
+ * <p>A remote bundle is closed (the harness finishes it and every output of it has arrived) before
+ * the node forwards a watermark, before a checkpoint and when the node's bundle ends, so nothing
+ * the stage emits can be behind a watermark it already let through.
+ */
+public final class ExecutableStageOperator implements Operator {
+
+  /**
+   * What a stage instance needs.
+   *
+   * @param stepName the stage's name in the job graph and in metrics
+   * @param stage the fused stage
+   * @param outputIds the stage's output PCollections, in operator output order
+   * @param sideInputs side inputs in port order (port i + 1), with their window mappings
+   * @param keys the key form of a keyed stage (user state or timers), else null
+   * @param stateEngine the state backend of a keyed stage, else null
+   * @param bundles the job's SDK harness connections
+   * @param metrics the job's metrics, updated from the harness's monitoring infos
+   */
+  public record Spec(
+      String stepName,
+      ExecutableStage stage,
+      List<String> outputIds,
+      List<SideInputSpec> sideInputs,
+      StageKeys keys,
+      Coder<? extends BoundedWindow> windowCoder,
+      Coder<WindowedValue<?>> inputCoder,
+      String stateEngine,
+      JobBundles bundles,
+      MetricsContainerStepMap metrics) {}
+
+  /** A side input as the runner sees it: who reads it and how main windows map to its windows. */
+  public record SideInputSpec(
+      String transformId,
+      String localName,
+      org.apache.beam.sdk.transforms.windowing.WindowMappingFn<?> mapping) {}
+
+  private record Emitted(int output, WindowedValue<?> value) {}
+
+  private record SetTimer(Timer<?> timer, TimerData data) {}
+
+  private record Residual(WindowedValue<?> element, long resumeAt, long hold) {}
+
+  private final Spec spec;
+  private final Object lock = new Object();
+  private final ConcurrentLinkedQueue<Emitted> emitted = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<SetTimer> timersSet = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Residual> residualsReturned = new ConcurrentLinkedQueue<>();
+  private final List<Residual> residuals = new ArrayList<>();
+  private final ArrayDeque<WindowedValue<?>> held = new ArrayDeque<>();
+
+  private OperatorContext context;
+  private Output output;
+  private StageBundleFactory stageBundles;
+  private StageSideInputs sideInputs;
+  private KeyedStateContext<Object> keyed;
+  private StateRequestHandler stateRequests;
+  private BundleFinalizationHandlers.InMemoryFinalizer finalizer;
+  private RemoteBundle bundle;
+  private FnDataReceiver<WindowedValue<?>> mainInput;
+  private long inputWatermark = Long.MIN_VALUE;
+  private long emittedSinceDrain;
+
+  public ExecutableStageOperator(Spec spec) {
+    this.spec = spec;
+  }
+
+  @Override
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public void open(OperatorContext context) throws Exception {
+    this.context = context;
+    this.output = context.output();
+    this.stageBundles = spec.bundles().forStage(spec.stage());
+    List<StageSideInputs.Port> ports = new ArrayList<>();
+    for (SideInputSpec s : spec.sideInputs()) {
+      ports.add(new StageSideInputs.Port(s.transformId(), s.localName(), s.mapping()));
+    }
+    sideInputs = new StageSideInputs(ports);
+    if (spec.keys() != null) {
+      keyed =
+          KeyedStateContext.open(
+              spec.stateEngine(), context, (Coder) spec.keys().keyCoder(), spec.windowCoder());
+      inputWatermark = keyed.restoredInputWatermark();
+    }
+    EnumMap<TypeCase, StateRequestHandler> handlers = new EnumMap<>(TypeCase.class);
+    if (!sideInputs.isEmpty()) {
+      StateRequestHandler sides =
+          StateRequestHandlers.forSideInputHandlerFactory(
+              (Map) stageBundles.getProcessBundleDescriptor().getSideInputSpecs(), sideInputs);
+      handlers.put(TypeCase.ITERABLE_SIDE_INPUT, sides);
+      handlers.put(TypeCase.MULTIMAP_SIDE_INPUT, sides);
+      handlers.put(TypeCase.MULTIMAP_KEYS_SIDE_INPUT, sides);
+    }
+    if (keyed != null && !spec.stage().getUserStates().isEmpty()) {
+      handlers.put(
+          TypeCase.BAG_USER_STATE,
+          StateRequestHandlers.forBagUserStateHandlerFactory(
+              stageBundles.getProcessBundleDescriptor(),
+              new StageUserState(keyed, spec.keys(), lock)));
+    }
+    stateRequests = StateRequestHandlers.delegateBasedUponType(handlers);
+    finalizer =
+        BundleFinalizationHandlers.inMemoryFinalizer(stageBundles.getInstructionRequestHandler());
+  }
+
+  // ---------------------------------------------------------------- remote bundles
+
+  private void ensureBundle() throws Exception {
+    if (bundle != null) {
+      return;
+    }
+    OutputReceiverFactory outputs =
+        new OutputReceiverFactory() {
+          @Override
+          public <T> FnDataReceiver<T> create(String pCollectionId) {
+            int index = spec.outputIds().indexOf(pCollectionId);
+            if (index < 0) {
+              throw new IllegalStateException(
+                  "The SDK harness sent output to "
+                      + pCollectionId
+                      + ", not an output of "
+                      + spec.stepName());
+            }
+            return value -> emitted.add(new Emitted(index, (WindowedValue<?>) value));
+          }
+        };
+    TimerReceiverFactory timers =
+        new TimerReceiverFactory(
+            stageBundles,
+            (timer, data) -> timersSet.add(new SetTimer(timer, data)),
+            spec.windowCoder());
+    BundleProgressHandler progress =
+        new BundleProgressHandler() {
+          @Override
+          public void onProgress(BeamFnApi.ProcessBundleProgressResponse response) {}
+
+          @Override
+          public void onCompleted(BeamFnApi.ProcessBundleResponse response) {
+            StageMetrics.report(spec.metrics(), response.getMonitoringInfosList());
+          }
+        };
+    BundleCheckpointHandler checkpoints = this::onCheckpoint;
+    bundle =
+        stageBundles.getBundle(outputs, timers, stateRequests, progress, finalizer, checkpoints);
+    @SuppressWarnings("unchecked")
+    FnDataReceiver<WindowedValue<?>> receiver =
+        (FnDataReceiver<WindowedValue<?>>) bundle.getInputReceivers().values().iterator().next();
+    mainInput = receiver;
+  }
+
+  /** Ends the open remote bundle: the harness finishes it, then its results are taken up. */
+  private void closeBundle() throws Exception {
+    if (bundle == null) {
+      return;
+    }
+    RemoteBundle closing = bundle;
+    bundle = null;
+    mainInput = null;
+    closing.close();
+    drainOutputs();
+    applyTimers();
+    residuals.addAll(drainQueue(residualsReturned));
+    if (!context.checkpointingEnabled()) {
+      finalizer.finalizeAllOutstandingBundles();
+    }
+  }
+
+  private void drainOutputs() {
+    Emitted e;
+    while ((e = emitted.poll()) != null) {
+      output.emit(e.output(), e.value());
+    }
+  }
+
+  private static <T> List<T> drainQueue(ConcurrentLinkedQueue<T> queue) {
+    List<T> out = new ArrayList<>();
+    T t;
+    while ((t = queue.poll()) != null) {
+      out.add(t);
+    }
+    return out;
+  }
+
+  private void send(WindowedValue<?> element) throws Exception {
+    ensureBundle();
+    mainInput.accept(element);
+    // The harness's outputs go out as they come, so a long bundle does not pile them up here.
+    if (++emittedSinceDrain >= 64) {
+      emittedSinceDrain = 0;
+      drainOutputs();
+    }
+  }
+
+  // ---------------------------------------------------------------- elements
+
+  @Override
+  public void processElement(int port, Object element) throws Exception {
+    WindowedValue<?> value = (WindowedValue<?>) element;
+    if (port > 0) {
+      // The harness may be reading side inputs of the open bundle: change them between bundles.
+      closeBundle();
+      sideInputs.add(port - 1, value);
+      releaseHeld();
+      return;
+    }
+    if (sideInputs.isEmpty()) {
+      send(value);
+      return;
+    }
+    for (WindowedValue<?> single : value.explodeWindows()) {
+      if (held.isEmpty() && sideInputs.isReady(single.getWindows().iterator().next())) {
+        send(single);
+      } else {
+        held.add(single);
+      }
+    }
+  }
+
+  /** Sends the held elements whose side inputs are ready now, in arrival order. */
+  private void releaseHeld() throws Exception {
+    Iterator<WindowedValue<?>> it = held.iterator();
+    List<WindowedValue<?>> ready = new ArrayList<>();
+    while (it.hasNext()) {
+      WindowedValue<?> v = it.next();
+      if (sideInputs.isReady(v.getWindows().iterator().next())) {
+        ready.add(v);
+        it.remove();
+      }
+    }
+    for (WindowedValue<?> v : ready) {
+      send(v);
+    }
+  }
+
+  @Override
+  public void advancePortWatermark(int port, long watermark) throws Exception {
+    if (port > 0) {
+      closeBundle();
+      sideInputs.advanceWatermark(port - 1, watermark);
+      releaseHeld();
+    }
+  }
+
+  @Override
+  public void finishBundle() throws Exception {
+    closeBundle();
+  }
+
+  // ---------------------------------------------------------------- time
+
+  @Override
+  public void advanceWatermark(long watermark) throws Exception {
+    closeBundle();
+    if (watermark <= inputWatermark) {
+      return;
+    }
+    inputWatermark = watermark;
+    if (keyed == null) {
+      return;
+    }
+    // Firing a timer may set timers that are due already: fire until none is.
+    while (true) {
+      List<KeyedTimer> due = new ArrayList<>();
+      synchronized (lock) {
+        keyed.setWatermarks(watermark, new Instant(context.currentProcessingTime()));
+        KeyedTimer t;
+        while ((t = keyed.pollEventTimer(watermark)) != null) {
+          due.add(t);
+        }
+      }
+      if (due.isEmpty()) {
+        return;
+      }
+      for (KeyedTimer t : due) {
+        fire(t);
+      }
+      closeBundle();
+    }
+  }
+
+  @Override
+  public long outputWatermarkHold() {
+    long hold = Long.MAX_VALUE;
+    for (WindowedValue<?> v : held) {
+      hold = Math.min(hold, v.getTimestamp().getMillis());
+    }
+    for (Residual r : residuals) {
+      hold = Math.min(hold, r.hold());
+    }
+    if (keyed != null) {
+      synchronized (lock) {
+        hold = Math.min(hold, keyed.hold(true));
+      }
+    }
+    return hold;
+  }
+
+  @Override
+  public void advanceProcessingTime(long nowMillis) throws Exception {
+    List<Residual> resume = new ArrayList<>();
+    residuals.removeIf(
+        r -> {
+          if (r.resumeAt() <= nowMillis) {
+            resume.add(r);
+            return true;
+          }
+          return false;
+        });
+    for (Residual r : resume) {
+      send(r.element());
+    }
+    if (keyed != null) {
+      List<KeyedTimer> due = new ArrayList<>();
+      synchronized (lock) {
+        keyed.setWatermarks(inputWatermark, new Instant(nowMillis));
+        KeyedTimer t;
+        while ((t = keyed.pollProcessingTimer(nowMillis)) != null) {
+          due.add(t);
+        }
+      }
+      for (KeyedTimer t : due) {
+        fire(t);
+      }
+    }
+    if (!resume.isEmpty() || bundle != null) {
+      closeBundle();
+    }
+  }
+
+  @Override
+  public long nextProcessingTimeWakeup() {
+    long next = Long.MAX_VALUE;
+    for (Residual r : residuals) {
+      next = Math.min(next, r.resumeAt());
+    }
+    if (keyed != null) {
+      synchronized (lock) {
+        next = Math.min(next, keyed.nextProcessingTimeWakeup());
+      }
+    }
+    return next;
+  }
+
+  @Override
+  public boolean hasPendingWork() {
+    return !residuals.isEmpty() || !held.isEmpty();
+  }
+
+  @Override
+  public void endOfInput() throws Exception {
+    closeBundle();
+    // Residuals of splittable DoFns are resumed at once: nothing else is left to wait for.
+    while (!residuals.isEmpty()) {
+      advanceProcessingTime(Long.MAX_VALUE - 1);
+      closeBundle();
+    }
+    releaseHeld();
+    closeBundle();
+  }
+
+  // ---------------------------------------------------------------- timers
+
+  private void fire(KeyedTimer keyedTimer) throws Exception {
+    TimerData data = keyedTimer.timer();
+    StateNamespace namespace = data.getNamespace();
+    if (!(namespace instanceof StateNamespaces.WindowNamespace<?> windowNamespace)) {
+      throw new IllegalStateException("A stage timer outside a window namespace: " + data);
+    }
+    Object key = spec.keys().decode(keyedTimer.encodedKey());
+    Timer<Object> timer =
+        Timer.of(
+            key,
+            data.getTimerId(),
+            List.of(windowNamespace.getWindow()),
+            data.getTimestamp(),
+            data.getOutputTimestamp(),
+            PaneInfo.NO_FIRING,
+            CausedByDrain.NORMAL);
+    ensureBundle();
+    KV<String, String> family =
+        TimerReceiverFactory.decodeTimerDataTimerId(data.getTimerFamilyId());
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    FnDataReceiver<Timer<?>> receiver = (FnDataReceiver) bundle.getTimerReceivers().get(family);
+    if (receiver == null) {
+      throw new IllegalStateException("No timer receiver for " + family + " in " + spec.stepName());
+    }
+    receiver.accept(timer);
+  }
+
+  /** Stores the timers the harness set or cleared in the bundle that just ended. */
+  private void applyTimers() {
+    List<SetTimer> set = drainQueue(timersSet);
+    if (set.isEmpty()) {
+      return;
+    }
+    if (keyed == null) {
+      throw new IllegalStateException(spec.stepName() + " set a timer but its input is not keyed");
+    }
+    synchronized (lock) {
+      for (SetTimer s : set) {
+        Object key = s.timer().getUserKey();
+        byte[] encoded = spec.keys().encode(key);
+        keyed.setCurrentKey(encoded, key, s.data().getTimestamp());
+        if (s.timer().getClearBit()) {
+          keyed
+              .timerInternals()
+              .deleteTimer(
+                  s.data().getNamespace(), s.data().getTimerId(), s.data().getTimerFamilyId());
+        } else {
+          keyed.timerInternals().setTimer(s.data());
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- splittable DoFns
+
+  /** A splittable DoFn checkpointed itself: what it did not process comes back as residuals. */
+  private void onCheckpoint(BeamFnApi.ProcessBundleResponse response) {
+    long now = context.currentProcessingTime();
+    for (BeamFnApi.DelayedBundleApplication residual : response.getResidualRootsList()) {
+      WindowedValue<?> element;
+      try {
+        element =
+            CoderUtils.decodeFromByteArray(
+                spec.inputCoder(), residual.getApplication().getElement().toByteArray());
+      } catch (Exception e) {
+        throw new IllegalStateException("Cannot decode a residual of " + spec.stepName(), e);
+      }
+      long delay =
+          residual.getRequestedTimeDelay().getSeconds() * 1000
+              + residual.getRequestedTimeDelay().getNanos() / 1_000_000;
+      long hold = element.getTimestamp().getMillis();
+      Map<String, org.apache.beam.vendor.grpc.v1p69p0.com.google.protobuf.Timestamp> marks =
+          residual.getApplication().getOutputWatermarksMap();
+      if (!marks.isEmpty()) {
+        hold = Long.MAX_VALUE;
+        for (var mark : marks.values()) {
+          hold = Math.min(hold, mark.getSeconds() * 1000 + mark.getNanos() / 1_000_000);
+        }
+      }
+      residualsReturned.add(new Residual(element, now + delay, hold));
+    }
+  }
+
+  // ---------------------------------------------------------------- checkpoints and end
+
+  @Override
+  public void snapshotState(OperatorSnapshot snapshot) throws Exception {
+    closeBundle();
+    if (keyed != null) {
+      synchronized (lock) {
+        keyed.snapshot(snapshot, inputWatermark);
+      }
+    }
+  }
+
+  @Override
+  public void epochCompleted(long epoch) {
+    finalizer.finalizeAllOutstandingBundles();
+  }
+
+  @Override
+  public StateUsage stateUsage() {
+    if (keyed == null) {
+      return null;
+    }
+    synchronized (lock) {
+      return keyed.stateUsage();
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      if (bundle != null) {
+        RemoteBundle b = bundle;
+        bundle = null;
+        try {
+          b.close();
+        } catch (Exception e) {
+          // Closing after a failure: the failure that stopped the job is what counts.
+        }
+      }
+    } finally {
+      try {
+        if (stageBundles != null) {
+          stageBundles.close();
+        }
+      } finally {
+        if (keyed != null) {
+          keyed.close();
+        }
+      }
+    }
+  }
+
+  /** Metrics updates are applied to per-step containers named by the PTRANSFORM label. */
+  static final class StageMetrics {
+    private StageMetrics() {}
+
+    static void report(MetricsContainerStepMap metrics, List<MetricsApi.MonitoringInfo> infos) {
+      Map<String, List<MetricsApi.MonitoringInfo>> byStep = new java.util.HashMap<>();
+      for (MetricsApi.MonitoringInfo info : infos) {
+        String step = info.getLabelsMap().get("PTRANSFORM");
+        if (step != null && !step.isEmpty()) {
+          byStep.computeIfAbsent(step, s -> new ArrayList<>()).add(info);
+        }
+      }
+      synchronized (metrics) {
+        byStep.forEach((step, list) -> metrics.getContainer(step).update(list));
+      }
+    }
+  }
+}

@@ -1,0 +1,413 @@
+package io.arcon.portability.execution;
+
+import io.arcon.runner.ArconPipelineOptions;
+import io.arcon.runner.metrics.OperatorMetrics;
+import io.arcon.runner.operators.ForwardOperator;
+import io.arcon.runner.operators.GroupByKeyOperator;
+import io.arcon.runner.operators.ImpulseSource;
+import io.arcon.runner.operators.TestStreamSource;
+import io.arcon.runner.state.StateBackendSelection;
+import io.arcon.runner.translation.StatefulStep;
+import io.arcon.runner.translation.Translation;
+import io.arcon.runtime.graph.EdgeKind;
+import io.arcon.runtime.graph.JobGraph;
+import io.arcon.runtime.graph.KeyExtractor;
+import io.arcon.runtime.graph.OperatorNode;
+import io.arcon.runtime.graph.Vertex;
+import io.arcon.runtime.job.JobActivity;
+import io.arcon.runtime.job.ManualClock;
+import io.arcon.runtime.operator.Operator;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.beam.model.pipeline.v1.RunnerApi;
+import org.apache.beam.runners.core.SystemReduceFn;
+import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
+import org.apache.beam.runners.fnexecution.wire.WireCoders;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.testing.TestStream;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.WindowFn;
+import org.apache.beam.sdk.transforms.windowing.WindowMappingFn;
+import org.apache.beam.sdk.util.CoderUtils;
+import org.apache.beam.sdk.util.construction.PTransformTranslation;
+import org.apache.beam.sdk.util.construction.RehydratedComponents;
+import org.apache.beam.sdk.util.construction.TestStreamTranslation;
+import org.apache.beam.sdk.util.construction.graph.ExecutableStage;
+import org.apache.beam.sdk.util.construction.graph.FusedPipeline;
+import org.apache.beam.sdk.util.construction.graph.PipelineNode;
+import org.apache.beam.sdk.util.construction.graph.QueryablePipeline;
+import org.apache.beam.sdk.util.construction.graph.SideInputReference;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.WindowedValue;
+import org.apache.beam.sdk.values.WindowedValues;
+import org.apache.beam.sdk.values.WindowingStrategy;
+
+/**
+ * Builds the Arcon job graph of a fused portable pipeline. The runner executes Impulse, GroupByKey,
+ * Flatten, Reshuffle and TestStream itself (with the operators Java pipelines use, over the
+ * runner-side wire coders: elements the runner does not understand stay encoded bytes); every
+ * executable stage becomes an {@link ExecutableStageOperator}. Placement follows the Java
+ * translation: a step joins its input's chain unless it needs a shuffle (GroupByKey, user state or
+ * timers), side inputs, or inputs from several chains.
+ */
+final class PortableTranslator {
+  private record Producer(Vertex vertex, OperatorNode operator, int output) {}
+
+  private final JobGraph graph = new JobGraph();
+  private final Map<String, Producer> producers = new HashMap<>();
+  private final List<StatefulStep> statefulSteps = new ArrayList<>();
+  private final RunnerApi.Components components;
+  private final ArconPipelineOptions options;
+  private final StateBackendSelection stateBackends;
+  private final MetricsContainerStepMap metrics;
+  private final JobBundles bundles;
+  private ManualClock manualClock;
+  private JobActivity activity;
+
+  private PortableTranslator(
+      RunnerApi.Components components,
+      ArconPipelineOptions options,
+      MetricsContainerStepMap metrics,
+      JobBundles bundles) {
+    this.components = components;
+    this.options = options;
+    this.stateBackends = StateBackendSelection.of(options);
+    this.metrics = metrics;
+    this.bundles = bundles;
+  }
+
+  static Translation translate(
+      FusedPipeline fused,
+      ArconPipelineOptions options,
+      MetricsContainerStepMap metrics,
+      JobBundles bundles) {
+    RunnerApi.Pipeline pipeline = fused.toPipeline();
+    PortableTranslator t =
+        new PortableTranslator(pipeline.getComponents(), options, metrics, bundles);
+    QueryablePipeline q =
+        QueryablePipeline.forTransforms(
+            pipeline.getRootTransformIdsList(), pipeline.getComponents());
+    for (PipelineNode.PTransformNode transform : q.getTopologicallyOrderedTransforms()) {
+      t.translate(transform);
+    }
+    stateBackendsCheck(t);
+    return new Translation(t.graph, t.manualClock, t.activity, List.copyOf(t.statefulSteps), false);
+  }
+
+  private static void stateBackendsCheck(PortableTranslator t) {
+    t.stateBackends.checkRulesAndLog(t.statefulSteps.stream().map(StatefulStep::fullName).toList());
+  }
+
+  private void translate(PipelineNode.PTransformNode node) {
+    String urn = node.getTransform().getSpec().getUrn();
+    try {
+      switch (urn) {
+        case PTransformTranslation.IMPULSE_TRANSFORM_URN -> impulse(node);
+        case PTransformTranslation.FLATTEN_TRANSFORM_URN -> flatten(node);
+        case PTransformTranslation.GROUP_BY_KEY_TRANSFORM_URN -> groupByKey(node);
+        case PTransformTranslation.RESHUFFLE_URN -> reshuffle(node);
+        case PTransformTranslation.TEST_STREAM_TRANSFORM_URN -> testStream(node);
+        case ExecutableStage.URN -> stage(node);
+        default ->
+            throw new IllegalArgumentException(
+                "Transform '"
+                    + node.getTransform().getUniqueName()
+                    + "' has URN '"
+                    + urn
+                    + "', which ArconRunner cannot execute: the runner executes "
+                    + PortablePipelinePreparation.RUNNER_URNS
+                    + " itself and runs every other leaf transform in an SDK harness, but this"
+                    + " one reached the runner unfused. Check that the SDK and the transform"
+                    + " agree on the URN.");
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "Cannot translate transform '" + node.getTransform().getUniqueName() + "': " + e, e);
+    }
+  }
+
+  private String nameOf(PipelineNode.PTransformNode node) {
+    String name = node.getTransform().getUniqueName();
+    return name.isEmpty() ? node.getId() : name;
+  }
+
+  private static String onlyOutput(PipelineNode.PTransformNode node) {
+    return node.getTransform().getOutputsMap().values().iterator().next();
+  }
+
+  private static String onlyInput(PipelineNode.PTransformNode node) {
+    return node.getTransform().getInputsMap().values().iterator().next();
+  }
+
+  private Producer producer(String pCollectionId) {
+    Producer p = producers.get(pCollectionId);
+    if (p == null) {
+      throw new IllegalArgumentException(
+          "PCollection " + pCollectionId + " is consumed before any transform produces it");
+    }
+    return p;
+  }
+
+  private void produce(String pCollectionId, Vertex vertex, OperatorNode op, int output) {
+    producers.put(pCollectionId, new Producer(vertex, op, output));
+  }
+
+  private OperatorNode source(String name, Supplier<? extends Operator> factory) {
+    Vertex v = graph.addVertex(name, options.getParallelism());
+    return v.addOperator(name, factory);
+  }
+
+  private Vertex vertexOf(OperatorNode op) {
+    for (Vertex v : graph.vertices()) {
+      if (v.operators().contains(op)) {
+        return v;
+      }
+    }
+    throw new IllegalStateException("Operator " + op.name() + " is in no vertex");
+  }
+
+  // ---------------------------------------------------------------- runner-executed transforms
+
+  private void impulse(PipelineNode.PTransformNode node) {
+    OperatorNode op = source(nameOf(node), ImpulseSource::new);
+    op.declareOutputs(1);
+    produce(onlyOutput(node), vertexOf(op), op, 0);
+  }
+
+  private void flatten(PipelineNode.PTransformNode node) {
+    String name = nameOf(node);
+    List<String> inputs = new ArrayList<>(node.getTransform().getInputsMap().values());
+    Vertex common = null;
+    boolean same = !inputs.isEmpty();
+    for (String in : inputs) {
+      Vertex v = producer(in).vertex();
+      if (common != null && common != v) {
+        same = false;
+      }
+      common = v;
+    }
+    OperatorNode op;
+    if (same) {
+      op = common.addOperator(name, ForwardOperator::new);
+      for (String in : inputs) {
+        Producer p = producer(in);
+        common.connect(p.operator(), p.output(), op, 0);
+      }
+    } else {
+      Vertex v = graph.addVertex(name, options.getParallelism());
+      op = v.addOperator(name, ForwardOperator::new);
+      for (String in : inputs) {
+        Producer p = producer(in);
+        graph.connect(p.vertex(), p.operator(), p.output(), v, op, 0, EdgeKind.FORWARD, null);
+      }
+    }
+    op.declareOutputs(1);
+    produce(onlyOutput(node), vertexOf(op), op, 0);
+  }
+
+  private void reshuffle(PipelineNode.PTransformNode node) {
+    String name = nameOf(node);
+    Producer p = producer(onlyInput(node));
+    Vertex v = graph.addVertex(name, options.getParallelism());
+    OperatorNode op = v.addOperator(name, ForwardOperator::new);
+    graph.connect(p.vertex(), p.operator(), p.output(), v, op, 0, EdgeKind.REBALANCE, null);
+    op.declareOutputs(1);
+    produce(onlyOutput(node), v, op, 0);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void groupByKey(PipelineNode.PTransformNode node) throws IOException {
+    String name = nameOf(node);
+    String input = onlyInput(node);
+    WindowedValues.FullWindowedValueCoder<?> inputCoder = runnerCoder(input);
+    if (!(inputCoder.getValueCoder() instanceof KvCoder<?, ?> kv)) {
+      throw new IllegalArgumentException(
+          "GroupByKey '"
+              + name
+              + "' reads "
+              + input
+              + ", whose coder is not a KV coder: "
+              + inputCoder.getValueCoder());
+    }
+    WindowingStrategy<?, ?> windowing = windowingStrategy(input, name);
+    String engine = stateBackends.engineFor(name);
+    statefulSteps.add(new StatefulStep(name, engine, StatefulStep.Kind.GROUP_BY_KEY));
+    GroupByKeyOperator.Spec spec =
+        new GroupByKeyOperator.Spec(
+            name,
+            options,
+            kv.getKeyCoder(),
+            windowing,
+            (SystemReduceFn) SystemReduceFn.buffering(kv.getValueCoder()),
+            engine,
+            new OperatorMetrics(metrics, name));
+    Coder<Object> keyCoder = (Coder<Object>) kv.getKeyCoder();
+    KeyExtractor byKey =
+        element ->
+            CoderUtils.encodeToByteArray(
+                keyCoder, ((KV<?, ?>) ((WindowedValue<?>) element).getValue()).getKey());
+    Producer p = producer(input);
+    Vertex v = graph.addVertex(name, options.getParallelism());
+    OperatorNode op = v.addOperator(name, () -> new GroupByKeyOperator<>(spec));
+    graph.connect(p.vertex(), p.operator(), p.output(), v, op, 0, EdgeKind.KEYED, byKey);
+    op.declareOutputs(1);
+    produce(onlyOutput(node), v, op, 0);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void testStream(PipelineNode.PTransformNode node) throws IOException {
+    String output = onlyOutput(node);
+    RunnerApi.TestStreamPayload payload =
+        RunnerApi.TestStreamPayload.parseFrom(node.getTransform().getSpec().getPayload());
+    TestStream<?> testStream =
+        TestStreamTranslation.testStreamFromProtoPayload(
+            payload, RehydratedComponents.forComponents(components));
+    WindowedValues.FullWindowedValueCoder<?> runnerCoder = runnerCoder(output);
+    List events =
+        RunnerForm.testStreamEvents(
+            testStream.getEvents(), testStream.getValueCoder(), runnerCoder.getValueCoder());
+    if (manualClock == null) {
+      manualClock = new ManualClock(System.currentTimeMillis());
+      activity = new JobActivity();
+    }
+    ManualClock clock = manualClock;
+    JobActivity jobActivity = activity;
+    OperatorNode op =
+        source(nameOf(node), () -> new TestStreamSource<>(events, clock, jobActivity));
+    op.declareOutputs(1);
+    produce(output, vertexOf(op), op, 0);
+  }
+
+  // ---------------------------------------------------------------- executable stages
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void stage(PipelineNode.PTransformNode node) throws IOException {
+    RunnerApi.ExecutableStagePayload payload =
+        RunnerApi.ExecutableStagePayload.parseFrom(node.getTransform().getSpec().getPayload());
+    ExecutableStage stage = ExecutableStage.fromPayload(payload);
+    Environments.check(stage);
+    String name = stageName(node, stage);
+    String input = stage.getInputPCollection().getId();
+    WindowedValues.FullWindowedValueCoder<?> inputCoder = runnerCoder(input);
+    Coder<? extends BoundedWindow> windowCoder = inputCoder.getWindowCoder();
+    List<String> outputs =
+        stage.getOutputPCollections().stream().map(PipelineNode.PCollectionNode::getId).toList();
+    List<SideInputReference> sideRefs = new ArrayList<>(stage.getSideInputs());
+    List<ExecutableStageOperator.SideInputSpec> sides = new ArrayList<>();
+    for (SideInputReference ref : sideRefs) {
+      sides.add(
+          new ExecutableStageOperator.SideInputSpec(
+              ref.transform().getId(), ref.localName(), windowMapping(ref)));
+    }
+    boolean keyed = !stage.getUserStates().isEmpty() || !stage.getTimers().isEmpty();
+    StageKeys keys = null;
+    String engine = null;
+    if (keyed) {
+      if (!(inputCoder.getValueCoder() instanceof KvCoder<?, ?> kv)) {
+        throw new IllegalArgumentException(
+            "Stage '"
+                + name
+                + "' uses state or timers but its input "
+                + input
+                + " is not KV-coded: "
+                + inputCoder.getValueCoder());
+      }
+      keys = new StageKeys(kv.getKeyCoder());
+      engine = stateBackends.engineFor(name);
+      statefulSteps.add(new StatefulStep(name, engine, StatefulStep.Kind.STATEFUL_PARDO));
+    }
+    ExecutableStageOperator.Spec spec =
+        new ExecutableStageOperator.Spec(
+            name,
+            stage,
+            outputs,
+            sides,
+            keys,
+            windowCoder,
+            (Coder) inputCoder,
+            engine,
+            bundles,
+            metrics);
+    Supplier<Operator> factory = () -> new ExecutableStageOperator(spec);
+    Producer p = producer(input);
+    OperatorNode op;
+    Vertex v;
+    if (keyed) {
+      StageKeys k = keys;
+      v = graph.addVertex(name, options.getParallelism());
+      op = v.addOperator(name, factory);
+      graph.connect(p.vertex(), p.operator(), p.output(), v, op, 0, EdgeKind.KEYED, k::ofElement);
+    } else if (!sideRefs.isEmpty()) {
+      v = graph.addVertex(name, options.getParallelism());
+      op = v.addOperator(name, factory);
+      graph.connect(p.vertex(), p.operator(), p.output(), v, op, 0, EdgeKind.FORWARD, null);
+    } else {
+      v = p.vertex();
+      op = v.addOperator(name, factory);
+      v.connect(p.operator(), p.output(), op, 0);
+    }
+    for (int i = 0; i < sideRefs.size(); i++) {
+      Producer s = producer(sideRefs.get(i).collection().getId());
+      graph.connect(s.vertex(), s.operator(), s.output(), v, op, i + 1, EdgeKind.BROADCAST, null);
+    }
+    op.declareOutputs(outputs.size());
+    for (int i = 0; i < outputs.size(); i++) {
+      produce(outputs.get(i), v, op, i);
+    }
+  }
+
+  /** A readable stage name: its first and last user transforms. */
+  private static String stageName(PipelineNode.PTransformNode node, ExecutableStage stage) {
+    List<String> names =
+        stage.getTransforms().stream().map(t -> t.getTransform().getUniqueName()).toList();
+    if (names.isEmpty()) {
+      return node.getId();
+    }
+    String first = names.get(0);
+    String last = names.get(names.size() - 1);
+    return first.equals(last) ? first : first + " .. " + last;
+  }
+
+  private WindowMappingFn<?> windowMapping(SideInputReference ref) throws IOException {
+    WindowingStrategy<?, ?> ws =
+        windowingStrategy(ref.collection().getId(), ref.transform().getTransform().getUniqueName());
+    WindowFn<?, ?> fn = ws.getWindowFn();
+    return fn.getDefaultWindowMappingFn();
+  }
+
+  private WindowedValues.FullWindowedValueCoder<?> runnerCoder(String pCollectionId)
+      throws IOException {
+    PipelineNode.PCollectionNode node =
+        PipelineNode.pCollection(pCollectionId, components.getPcollectionsOrThrow(pCollectionId));
+    Coder<?> coder = WireCoders.instantiateRunnerWireCoder(node, components);
+    if (!(coder instanceof WindowedValues.FullWindowedValueCoder<?> full)) {
+      throw new IllegalArgumentException(
+          "PCollection " + pCollectionId + " has no windowed wire coder: " + coder);
+    }
+    return full;
+  }
+
+  private WindowingStrategy<?, ?> windowingStrategy(String pCollectionId, String step) {
+    String id = components.getPcollectionsOrThrow(pCollectionId).getWindowingStrategyId();
+    try {
+      return RehydratedComponents.forComponents(components).getWindowingStrategy(id);
+    } catch (IOException | RuntimeException e) {
+      RunnerApi.WindowingStrategy proto = components.getWindowingStrategiesOrThrow(id);
+      throw new IllegalArgumentException(
+          "Step '"
+              + step
+              + "' needs the window function '"
+              + proto.getWindowFn().getUrn()
+              + "' on the runner side, which ArconRunner cannot load: it understands Beam's"
+              + " standard window functions (global, fixed, sliding, sessions) and Java ones ("
+              + e.getMessage()
+              + ")",
+          e);
+    }
+  }
+}

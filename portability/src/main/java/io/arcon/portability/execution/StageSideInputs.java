@@ -1,0 +1,181 @@
+package io.arcon.portability.execution;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.runners.fnexecution.state.StateRequestHandlers;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.WindowMappingFn;
+import org.apache.beam.sdk.util.CoderUtils;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.WindowedValue;
+
+/**
+ * The side inputs of one executable stage instance: every element of each side-input PCollection
+ * (broadcast to every instance) kept by window, served to the SDK harness through Beam's side-input
+ * state requests, and the readiness test that holds back main-input elements.
+ *
+ * <p>A side input is ready for a main-input window when the side-input window it maps to has data
+ * or the side input's watermark passed that window's end (Beam's rule: the first pane makes it
+ * ready; an empty window is ready once it can get no more data). The SDK maps windows itself when
+ * it asks for a side input; the runner maps them only to decide readiness, with the side input's
+ * default window mapping.
+ */
+final class StageSideInputs implements StateRequestHandlers.SideInputHandlerFactory {
+
+  /** One side input: its (transform, local name), window mapping, values and watermark. */
+  static final class Port {
+    final String transformId;
+    final String localName;
+    final WindowMappingFn<?> mapping;
+    final Map<BoundedWindow, List<Object>> values = new HashMap<>();
+    long watermark = Long.MIN_VALUE;
+
+    Port(String transformId, String localName, WindowMappingFn<?> mapping) {
+      this.transformId = transformId;
+      this.localName = localName;
+      this.mapping = mapping;
+    }
+
+    BoundedWindow sideWindow(BoundedWindow mainWindow) {
+      return mapping.getSideInputWindow(mainWindow);
+    }
+  }
+
+  private final List<Port> ports;
+
+  StageSideInputs(List<Port> ports) {
+    this.ports = ports;
+  }
+
+  boolean isEmpty() {
+    return ports.isEmpty();
+  }
+
+  /** Adds an element of side input {@code index} (0-based), in each of its windows. */
+  synchronized void add(int index, WindowedValue<?> element) {
+    Port port = ports.get(index);
+    for (BoundedWindow w : element.getWindows()) {
+      port.values.computeIfAbsent(w, x -> new ArrayList<>()).add(element.getValue());
+    }
+  }
+
+  synchronized void advanceWatermark(int index, long watermark) {
+    Port port = ports.get(index);
+    port.watermark = Math.max(port.watermark, watermark);
+  }
+
+  /** Whether every side input is ready for main-input window {@code mainWindow}. */
+  synchronized boolean isReady(BoundedWindow mainWindow) {
+    for (Port port : ports) {
+      BoundedWindow side = port.sideWindow(mainWindow);
+      if (!port.values.containsKey(side)
+          && port.watermark <= side.maxTimestamp().getMillis()
+          && port.watermark != Long.MAX_VALUE) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private synchronized List<Object> valuesOf(String transformId, String localName, Object window) {
+    for (Port port : ports) {
+      if (port.transformId.equals(transformId) && port.localName.equals(localName)) {
+        return List.copyOf(port.values.getOrDefault(window, List.of()));
+      }
+    }
+    throw new IllegalStateException(
+        "The SDK harness asked for side input "
+            + localName
+            + " of "
+            + transformId
+            + ", which this stage does not read");
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <V, W extends BoundedWindow>
+      StateRequestHandlers.IterableSideInputHandler<V, W> forIterableSideInput(
+          String transformId, String sideInputId, Coder<V> elementCoder, Coder<W> windowCoder) {
+    return new StateRequestHandlers.IterableSideInputHandler<>() {
+      @Override
+      public Iterable<V> get(W window) {
+        return (Iterable<V>) valuesOf(transformId, sideInputId, window);
+      }
+
+      @Override
+      public Coder<V> elementCoder() {
+        return elementCoder;
+      }
+    };
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <K, V, W extends BoundedWindow>
+      StateRequestHandlers.MultimapSideInputHandler<K, V, W> forMultimapSideInput(
+          String transformId, String sideInputId, KvCoder<K, V> kvCoder, Coder<W> windowCoder) {
+    Coder<K> keyCoder = kvCoder.getKeyCoder();
+    return new StateRequestHandlers.MultimapSideInputHandler<>() {
+      /** Values by encoded key, in arrival order; built per request as side inputs may grow. */
+      private Map<KeyBytes, KV<K, List<V>>> byKey(W window) {
+        Map<KeyBytes, KV<K, List<V>>> grouped = new LinkedHashMap<>();
+        for (Object o : valuesOf(transformId, sideInputId, window)) {
+          KV<K, V> kv = (KV<K, V>) o;
+          KeyBytes key = new KeyBytes(encode(keyCoder, kv.getKey()));
+          grouped
+              .computeIfAbsent(key, k -> KV.of(kv.getKey(), new ArrayList<>()))
+              .getValue()
+              .add(kv.getValue());
+        }
+        return grouped;
+      }
+
+      @Override
+      public Iterable<K> get(W window) {
+        return byKey(window).values().stream().map(KV::getKey).toList();
+      }
+
+      @Override
+      public Iterable<V> get(K key, W window) {
+        KV<K, List<V>> values = byKey(window).get(new KeyBytes(encode(keyCoder, key)));
+        return values == null ? List.of() : values.getValue();
+      }
+
+      @Override
+      public Coder<K> keyCoder() {
+        return keyCoder;
+      }
+
+      @Override
+      public Coder<V> valueCoder() {
+        return kvCoder.getValueCoder();
+      }
+    };
+  }
+
+  private static <T> byte[] encode(Coder<T> coder, T value) {
+    try {
+      return CoderUtils.encodeToByteArray(coder, value);
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot encode side-input key " + value, e);
+    }
+  }
+
+  /** Encoded key bytes with value equality. */
+  private record KeyBytes(byte[] bytes) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof KeyBytes k && java.util.Arrays.equals(bytes, k.bytes);
+    }
+
+    @Override
+    public int hashCode() {
+      return java.util.Arrays.hashCode(bytes);
+    }
+  }
+}

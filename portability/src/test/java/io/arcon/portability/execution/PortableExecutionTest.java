@@ -1,0 +1,195 @@
+package io.arcon.portability.execution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.beam.model.pipeline.v1.RunnerApi;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.options.ExperimentalOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.options.PortablePipelineOptions;
+import org.apache.beam.sdk.state.StateSpec;
+import org.apache.beam.sdk.state.StateSpecs;
+import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.transforms.Count;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.FlatMapElements;
+import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.View;
+import org.apache.beam.sdk.util.construction.Environments;
+import org.apache.beam.sdk.util.construction.PipelineOptionsTranslation;
+import org.apache.beam.sdk.util.construction.PipelineTranslation;
+import org.apache.beam.sdk.util.construction.SdkComponents;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionView;
+import org.apache.beam.sdk.values.TypeDescriptors;
+import org.junit.jupiter.api.Test;
+
+/** Java pipelines as portable protos, run by the executor with the EMBEDDED SDK harness. */
+class PortableExecutionTest implements java.io.Serializable {
+  static final Queue<String> OUT = new ConcurrentLinkedQueue<>();
+
+  private static PortablePipelineOptions options() {
+    PortablePipelineOptions options =
+        PipelineOptionsFactory.create().as(PortablePipelineOptions.class);
+    options.setDefaultEnvironmentType(Environments.ENVIRONMENT_EMBEDDED);
+    options.as(ExperimentalOptions.class).setExperiments(List.of("beam_fn_api"));
+    options.setJobName("portable-test");
+    options.setRunner(io.arcon.runner.ArconRunner.class);
+    return options;
+  }
+
+  private static PortableJob start(Pipeline p) {
+    SdkComponents components = SdkComponents.create(p.getOptions());
+    RunnerApi.Pipeline proto = PipelineTranslation.toProto(p, components, false);
+    return PortablePipelineExecutor.start(
+        new PortableJobSpec(
+            "job-" + System.nanoTime(),
+            "portable-test",
+            proto,
+            PipelineOptionsTranslation.toProto(p.getOptions()),
+            ""));
+  }
+
+  private static PipelineResult.State await(PortableJob job) throws Exception {
+    PipelineResult.State state = job.termination().get(120, TimeUnit.SECONDS);
+    if (state == PipelineResult.State.FAILED) {
+      throw new AssertionError("job failed", job.failure());
+    }
+    return state;
+  }
+
+  static final class Collect extends DoFn<Object, Void> {
+    @ProcessElement
+    public void process(@Element Object e) {
+      OUT.add(String.valueOf(e));
+    }
+  }
+
+  @Test
+  void wordCountRunsThroughTheSdkHarness() throws Exception {
+    OUT.clear();
+    List<String> lines = List.of("a b c", "b c", "c", "d a");
+    Pipeline p = Pipeline.create(options());
+    p.apply(Create.of(lines))
+        .apply(
+            FlatMapElements.into(TypeDescriptors.strings()).via(l -> Arrays.asList(l.split(" "))))
+        .apply(Count.perElement())
+        .apply(
+            MapElements.into(TypeDescriptors.strings())
+                .via(kv -> kv.getKey() + "=" + kv.getValue()))
+        .apply(ParDo.of(new Collect()));
+    assertEquals(PipelineResult.State.DONE, await(start(p)));
+    Map<String, Long> expected =
+        lines.stream()
+            .flatMap(l -> Arrays.stream(l.split(" ")))
+            .collect(Collectors.groupingBy(w -> w, TreeMap::new, Collectors.counting()));
+    assertEquals(
+        expected.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).sorted().toList(),
+        OUT.stream().sorted().toList());
+  }
+
+  @Test
+  void sideInputsReachTheHarness() throws Exception {
+    OUT.clear();
+    Pipeline p = Pipeline.create(options());
+    PCollectionView<List<Long>> side = p.apply("side", Create.of(1L, 2L, 3L)).apply(View.asList());
+    p.apply("main", Create.of("x", "y"))
+        .apply(
+            ParDo.of(
+                    new DoFn<String, String>() {
+                      @ProcessElement
+                      public void process(ProcessContext c) {
+                        long sum = c.sideInput(side).stream().mapToLong(Long::longValue).sum();
+                        c.output(c.element() + sum);
+                      }
+                    })
+                .withSideInputs(side))
+        .apply(ParDo.of(new Collect()));
+    await(start(p));
+    assertEquals(List.of("x6", "y6"), OUT.stream().sorted().toList());
+  }
+
+  @Test
+  void userStateIsKeptPerKey() throws Exception {
+    OUT.clear();
+    Pipeline p = Pipeline.create(options());
+    PCollection<KV<String, Long>> in =
+        p.apply(
+            Create.of(KV.of("a", 1L), KV.of("b", 10L), KV.of("a", 2L), KV.of("a", 3L))
+                .withCoder(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of())));
+    in.apply(
+            ParDo.of(
+                new DoFn<KV<String, Long>, String>() {
+                  @StateId("sum")
+                  private final StateSpec<ValueState<Long>> sum =
+                      StateSpecs.value(VarLongCoder.of());
+
+                  @ProcessElement
+                  public void process(
+                      @Element KV<String, Long> e,
+                      @StateId("sum") ValueState<Long> sum,
+                      OutputReceiver<String> out) {
+                    long s = (sum.read() == null ? 0 : sum.read()) + e.getValue();
+                    sum.write(s);
+                    out.output(e.getKey() + ":" + s);
+                  }
+                }))
+        .apply(ParDo.of(new Collect()));
+    await(start(p));
+    List<String> out = OUT.stream().sorted().toList();
+    assertTrue(out.contains("a:6"), out.toString());
+    assertTrue(out.contains("b:10"), out.toString());
+    assertEquals(4, out.size(), out.toString());
+  }
+
+  @Test
+  void aFailingDoFnFailsTheJobWithItsError() throws Exception {
+    Pipeline p = Pipeline.create(options());
+    p.apply(Create.of("boom"))
+        .apply(
+            ParDo.of(
+                new DoFn<String, String>() {
+                  @ProcessElement
+                  public void process(@Element String e) {
+                    throw new IllegalStateException("user code says " + e);
+                  }
+                }));
+    PortableJob job = start(p);
+    assertEquals(PipelineResult.State.FAILED, job.termination().get(120, TimeUnit.SECONDS));
+    String message = String.valueOf(job.failure());
+    Throwable t = job.failure();
+    StringBuilder all = new StringBuilder();
+    for (; t != null; t = t.getCause()) {
+      all.append(t.getMessage()).append('\n');
+    }
+    assertTrue(all.toString().contains("user code says boom"), message + "\n" + all);
+  }
+
+  @Test
+  void dockerEnvironmentsAreRefused() {
+    PortablePipelineOptions options = options();
+    options.setDefaultEnvironmentType(Environments.ENVIRONMENT_DOCKER);
+    options.setDefaultEnvironmentConfig("apache/beam_java17_sdk:2.73.0");
+    Pipeline p = Pipeline.create(options);
+    p.apply(Create.of("x")).apply(ParDo.of(new Collect()));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> start(p));
+    assertTrue(e.getMessage().contains("DOCKER"), e.getMessage());
+  }
+}
