@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * runner at {@link #jobEndpoint()}, and {@link #close()} it when done:
  *
  * <pre>{@code
- * try (ArconJobServer server = ArconJobServer.start(JobServerConfig.ephemeral())) {
+ * try (ArconJobServer server = ArconJobServer.start()) { // free ports on 127.0.0.1
  *   // e.g. --runner=PortableRunner --jobEndpoint=<server.jobEndpoint()>
  * }
  * }</pre>
@@ -76,6 +76,14 @@ public final class ArconJobServer implements AutoCloseable {
     this.jobService = jobService;
     this.artifactServer = artifactServer;
     this.jobServer = jobServer;
+  }
+
+  /**
+   * A server for in-process use: loopback, free ports, a temporary staging directory, jobs run on
+   * the Arcon runtime ({@link JobServerConfig#ephemeral()}).
+   */
+  public static ArconJobServer start() {
+    return start(JobServerConfig.ephemeral());
   }
 
   /**

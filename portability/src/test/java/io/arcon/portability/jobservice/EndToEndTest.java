@@ -17,12 +17,16 @@ import org.apache.beam.model.pipeline.v1.MetricsApi;
 import org.apache.beam.model.pipeline.v1.RunnerApi;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.options.PortablePipelineOptions;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.util.construction.Environments;
+import org.apache.beam.sdk.util.construction.PipelineOptionsTranslation;
+import org.apache.beam.vendor.grpc.v1p69p0.com.google.protobuf.Struct;
+import org.apache.beam.vendor.grpc.v1p69p0.com.google.protobuf.Value;
 import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.Status;
 import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.StatusRuntimeException;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,7 +60,7 @@ class EndToEndTest {
 
   @Test
   void aTinyPipelineReachesDone() throws Exception {
-    String jobId = submitOrSkip("tiny", TestPipelineProtos.impulseThen(new CountElements()));
+    String jobId = submit("tiny", TestPipelineProtos.impulseThen(new CountElements()));
 
     List<JobState.Enum> states = new ArrayList<>();
     client
@@ -73,7 +77,7 @@ class EndToEndTest {
 
   @Test
   void aUserCounterReachesGetJobMetrics() throws Exception {
-    String jobId = submitOrSkip("counted", TestPipelineProtos.impulseThen(new CountElements()));
+    String jobId = submit("counted", TestPipelineProtos.impulseThen(new CountElements()));
     client.jobs.getStateStream(JobServiceClient.stateRequest(jobId)).forEachRemaining(e -> {});
 
     List<MetricsApi.MonitoringInfo> attempted =
@@ -96,7 +100,7 @@ class EndToEndTest {
 
   @Test
   void aThrowingDoFnFailsTheJobWithItsErrorInTheMessageStream() throws Exception {
-    String jobId = submitOrSkip("throws", TestPipelineProtos.impulseThen(new Explode()));
+    String jobId = submit("throws", TestPipelineProtos.impulseThen(new Explode()));
 
     List<JobApi.JobMessagesResponse> events = new ArrayList<>();
     client
@@ -119,7 +123,34 @@ class EndToEndTest {
         "an error message with the DoFn's exception among " + events);
   }
 
-  /** Holds with the executor as it is now (unsupported) and once it refuses DOCKER environments. */
+  /**
+   * The TypeScript and Python SDKs send no runner option (see the TypeScript SDK's
+   * PrepareJobRequest in src/test/typescript/proto-dumps): the job server runs their jobs on
+   * ArconRunner all the same.
+   */
+  @Test
+  void aClientThatNamesNoRunnerIsRunOnArcon() throws Exception {
+    Struct typeScriptOptions =
+        Struct.newBuilder()
+            .putFields(
+                "beam:option:job_name:v1",
+                Value.newBuilder().setStringValue("no-runner-named").build())
+            .build();
+    String jobId =
+        client.submit(
+            "no-runner-named",
+            TestPipelineProtos.impulseThen(new CountElements()),
+            typeScriptOptions);
+
+    List<JobState.Enum> states = new ArrayList<>();
+    client
+        .jobs
+        .getStateStream(JobServiceClient.stateRequest(jobId))
+        .forEachRemaining(event -> states.add(event.getState()));
+    assertEquals(JobState.Enum.DONE, states.get(states.size() - 1), "states: " + states);
+  }
+
+  /** The executor refuses DOCKER environments; the refused Run leaves no job and no files. */
   @Test
   void aPipelineTheRunnerCannotRunIsRefusedAndLeavesNothingBehind() throws Exception {
     RunnerApi.Pipeline pipeline = TestPipelineProtos.trivial();
@@ -129,31 +160,35 @@ class EndToEndTest {
           .getComponentsBuilder()
           .putEnvironments(id, Environments.createDockerEnvironment("no/such-image:1"));
     }
-    JobApi.PrepareJobResponse preparation = client.prepare("docker", docker.build());
+    JobApi.PrepareJobResponse preparation =
+        client.prepare("docker", docker.build(), clientOptions("docker"));
     client.stage(preparation);
 
     StatusRuntimeException e =
         assertThrows(StatusRuntimeException.class, () -> client.run(preparation));
 
-    assertTrue(
-        List.of(Status.Code.INVALID_ARGUMENT, Status.Code.UNIMPLEMENTED)
-            .contains(e.getStatus().getCode()),
-        e.getMessage());
-    assertFalse(e.getStatus().getDescription().isBlank());
+    assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), e.getMessage());
+    assertTrue(e.getStatus().getDescription().contains("DOCKER"), e.getMessage());
     assertEquals(
         0, client.jobs.getJobs(JobApi.GetJobsRequest.getDefaultInstance()).getJobInfoCount());
     assertFalse(Files.exists(temp.resolve(preparation.getStagingSessionToken())));
   }
 
-  private String submitOrSkip(String name, RunnerApi.Pipeline pipeline) throws Exception {
-    try {
-      return client.submit(name, pipeline);
-    } catch (StatusRuntimeException e) {
-      if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
-        Assumptions.abort("the executor does not run jobs yet: " + e.getStatus().getDescription());
-      }
-      throw e;
-    }
+  private String submit(String name, RunnerApi.Pipeline pipeline) throws Exception {
+    return client.submit(name, pipeline, clientOptions(name));
+  }
+
+  /**
+   * Options as a Java client sends them, naming ArconRunner as the runner ({@link
+   * #aClientThatNamesNoRunnerIsRunOnArcon} covers clients that name none).
+   */
+  private static Struct clientOptions(String jobName) {
+    PortablePipelineOptions options =
+        PipelineOptionsFactory.create().as(PortablePipelineOptions.class);
+    options.setJobName(jobName);
+    options.setDefaultEnvironmentType(Environments.ENVIRONMENT_EMBEDDED);
+    options.setRunner(io.arcon.runner.ArconRunner.class);
+    return PipelineOptionsTranslation.toProto(options);
   }
 
   static class CountElements extends DoFn<byte[], Void> {

@@ -52,11 +52,15 @@ final class JobServiceClient implements AutoCloseable {
   }
 
   JobApi.PrepareJobResponse prepare(String jobName, RunnerApi.Pipeline pipeline) {
+    return prepare(jobName, pipeline, Struct.getDefaultInstance());
+  }
+
+  JobApi.PrepareJobResponse prepare(String jobName, RunnerApi.Pipeline pipeline, Struct options) {
     return jobs.prepare(
         JobApi.PrepareJobRequest.newBuilder()
             .setJobName(jobName)
             .setPipeline(pipeline)
-            .setPipelineOptions(Struct.getDefaultInstance())
+            .setPipelineOptions(options)
             .build());
   }
 
@@ -79,7 +83,11 @@ final class JobServiceClient implements AutoCloseable {
 
   /** Prepare, stage, Run: what an SDK does to submit a pipeline. */
   String submit(String jobName, RunnerApi.Pipeline pipeline) throws Exception {
-    JobApi.PrepareJobResponse preparation = prepare(jobName, pipeline);
+    return submit(jobName, pipeline, Struct.getDefaultInstance());
+  }
+
+  String submit(String jobName, RunnerApi.Pipeline pipeline, Struct options) throws Exception {
+    JobApi.PrepareJobResponse preparation = prepare(jobName, pipeline, options);
     stage(preparation);
     return run(preparation);
   }
