@@ -19,11 +19,13 @@ import org.apache.beam.sdk.values.WindowedValue;
  * (broadcast to every instance) kept by window, served to the SDK harness through Beam's side-input
  * state requests, and the readiness test that holds back main-input elements.
  *
- * <p>A side input is ready for a main-input window when the side-input window it maps to has data
- * or the side input's watermark passed that window's end (Beam's rule: the first pane makes it
- * ready; an empty window is ready once it can get no more data). The SDK maps windows itself when
- * it asks for a side input; the runner maps them only to decide readiness, with the side input's
- * default window mapping.
+ * <p>A side input is ready for a main-input window once the side input's watermark passed the end
+ * of the side-input window it maps to: its content for that window is then complete. (Java
+ * pipelines on ArconRunner see side inputs as materialized panes, ready with the first one; a
+ * portable side input arrives element by element, so a window with data is not yet a pane.
+ * Triggered side inputs therefore become visible only when their window is complete.) The SDK maps
+ * windows itself when it asks for a side input; the runner maps them only to decide readiness, with
+ * the side input's default window mapping.
  */
 final class StageSideInputs implements StateRequestHandlers.SideInputHandlerFactory {
 
@@ -73,9 +75,7 @@ final class StageSideInputs implements StateRequestHandlers.SideInputHandlerFact
   synchronized boolean isReady(BoundedWindow mainWindow) {
     for (Port port : ports) {
       BoundedWindow side = port.sideWindow(mainWindow);
-      if (!port.values.containsKey(side)
-          && port.watermark <= side.maxTimestamp().getMillis()
-          && port.watermark != Long.MAX_VALUE) {
+      if (port.watermark <= side.maxTimestamp().getMillis() && port.watermark != Long.MAX_VALUE) {
         return false;
       }
     }
