@@ -35,6 +35,10 @@ final class StageSideInputs implements StateRequestHandlers.SideInputHandlerFact
     final String localName;
     final WindowMappingFn<?> mapping;
     final Map<BoundedWindow, List<Object>> values = new HashMap<>();
+
+    /** Every element as it arrived (one window each), which is what a checkpoint keeps. */
+    final List<WindowedValue<?>> elements = new ArrayList<>();
+
     long watermark = Long.MIN_VALUE;
 
     Port(String transformId, String localName, WindowMappingFn<?> mapping) {
@@ -61,9 +65,24 @@ final class StageSideInputs implements StateRequestHandlers.SideInputHandlerFact
   /** Adds an element of side input {@code index} (0-based), in each of its windows. */
   synchronized void add(int index, WindowedValue<?> element) {
     Port port = ports.get(index);
-    for (BoundedWindow w : element.getWindows()) {
-      port.values.computeIfAbsent(w, x -> new ArrayList<>()).add(element.getValue());
+    for (WindowedValue<?> single : element.explodeWindows()) {
+      port.elements.add(single);
+      port.values
+          .computeIfAbsent(single.getWindows().iterator().next(), x -> new ArrayList<>())
+          .add(single.getValue());
     }
+  }
+
+  int size() {
+    return ports.size();
+  }
+
+  synchronized List<WindowedValue<?>> elementsOf(int index) {
+    return List.copyOf(ports.get(index).elements);
+  }
+
+  synchronized long watermarkOf(int index) {
+    return ports.get(index).watermark;
   }
 
   synchronized void advanceWatermark(int index, long watermark) {
