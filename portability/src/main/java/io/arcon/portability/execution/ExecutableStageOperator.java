@@ -83,13 +83,14 @@ public final class ExecutableStageOperator implements Operator {
   public record SideInputSpec(
       String transformId,
       String localName,
-      org.apache.beam.sdk.transforms.windowing.WindowMappingFn<?> mapping) {}
+      org.apache.beam.sdk.transforms.windowing.WindowMappingFn<?> mapping,
+      Coder<WindowedValue<?>> coder) {}
 
   private record Emitted(int output, WindowedValue<?> value) {}
 
   private record SetTimer(Timer<?> timer, TimerData data) {}
 
-  private record Residual(WindowedValue<?> element, long resumeAt, long hold) {}
+  record Residual(WindowedValue<?> element, long resumeAt, long hold) {}
 
   private final Spec spec;
   private final Object lock = new Object();
@@ -149,6 +150,9 @@ public final class ExecutableStageOperator implements Operator {
               new StageUserState(keyed, spec.keys(), lock)));
     }
     stateRequests = StateRequestHandlers.delegateBasedUponType(handlers);
+    if (context.restore() != null) {
+      StageSnapshot.restore(this, context.restore());
+    }
     finalizer =
         BundleFinalizationHandlers.inMemoryFinalizer(stageBundles.getInstructionRequestHandler());
   }
@@ -502,6 +506,47 @@ public final class ExecutableStageOperator implements Operator {
       synchronized (lock) {
         keyed.snapshot(snapshot, inputWatermark);
       }
+    }
+    StageSnapshot.write(this, snapshot);
+  }
+
+  // ---------------------------------------------------------------- what a snapshot keeps
+
+  Spec spec() {
+    return spec;
+  }
+
+  StageSideInputs sideInputs() {
+    return sideInputs;
+  }
+
+  List<WindowedValue<?>> heldElements() {
+    return List.copyOf(held);
+  }
+
+  List<Residual> residuals() {
+    return List.copyOf(residuals);
+  }
+
+  int instanceIndex() {
+    return context.instanceIndex();
+  }
+
+  int parallelism() {
+    return context.parallelism();
+  }
+
+  long inputWatermark() {
+    return inputWatermark;
+  }
+
+  /** Puts back what a checkpoint kept (called from {@link #open}). */
+  void restored(
+      List<WindowedValue<?>> heldElements, List<Residual> restoredResiduals, long watermark) {
+    held.addAll(heldElements);
+    residuals.addAll(restoredResiduals);
+    if (keyed == null) {
+      inputWatermark = Math.max(inputWatermark, watermark);
     }
   }
 

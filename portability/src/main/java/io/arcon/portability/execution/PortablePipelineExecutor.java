@@ -41,6 +41,8 @@ public final class PortablePipelineExecutor {
           "The pipeline options are not valid: " + e.getMessage(), e);
     }
     ArconPipelineOptions arcon = options.as(ArconPipelineOptions.class);
+    // Clients of other SDKs name no runner (or their own): the job service's runner is this one.
+    arcon.setRunner(ArconRunner.class);
     arcon.setJobName(spec.jobName());
     ArconRunner runner = ArconRunner.fromOptions(arcon);
     FusedPipeline fused = PortablePipelinePreparation.prepare(spec.pipeline());

@@ -69,12 +69,43 @@ final class PortablePipelinePreparation {
             pipeline,
             SplittableParDoExpander.createSizedReplacement());
     expanded = TrivialNativeTransformExpander.forKnownUrns(expanded, RUNNER_URNS);
+    refuseUnknownRunnerTransforms(expanded);
     try {
       return GreedyPipelineFuser.fuse(expanded);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(
           "The pipeline cannot be fused into executable stages: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * A leaf transform without an environment is one the runner must execute itself: refuse the ones
+   * it does not know, naming them, before the fuser fails on them with less to say.
+   */
+  private static void refuseUnknownRunnerTransforms(RunnerApi.Pipeline pipeline) {
+    pipeline
+        .getComponents()
+        .getTransformsMap()
+        .forEach(
+            (id, t) -> {
+              String urn = t.getSpec().getUrn();
+              if (t.getSubtransformsCount() == 0
+                  && t.getEnvironmentId().isEmpty()
+                  && !urn.isEmpty()
+                  && !RUNNER_URNS.contains(urn)
+                  && !urn.equals(PTransformTranslation.PAR_DO_TRANSFORM_URN)) {
+                throw new IllegalArgumentException(
+                    "Transform '"
+                        + (t.getUniqueName().isEmpty() ? id : t.getUniqueName())
+                        + "' has URN '"
+                        + urn
+                        + "' and no SDK environment, so the runner would have to execute it, but"
+                        + " ArconRunner executes only "
+                        + new TreeSet<>(RUNNER_URNS)
+                        + " itself. Give the transform an environment or use a transform the"
+                        + " runner knows.");
+              }
+            });
   }
 
   /** The URNs of the environments {@code pipeline} uses, for error messages. */

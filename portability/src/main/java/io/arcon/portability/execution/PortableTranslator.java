@@ -302,7 +302,10 @@ final class PortableTranslator {
     for (SideInputReference ref : sideRefs) {
       sides.add(
           new ExecutableStageOperator.SideInputSpec(
-              ref.transform().getId(), ref.localName(), windowMapping(ref)));
+              ref.transform().getId(),
+              ref.localName(),
+              windowMapping(ref),
+              (Coder) runnerCoder(ref.collection().getId())));
     }
     boolean keyed = !stage.getUserStates().isEmpty() || !stage.getTimers().isEmpty();
     StageKeys keys = null;

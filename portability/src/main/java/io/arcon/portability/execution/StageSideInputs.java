@@ -19,11 +19,13 @@ import org.apache.beam.sdk.values.WindowedValue;
  * (broadcast to every instance) kept by window, served to the SDK harness through Beam's side-input
  * state requests, and the readiness test that holds back main-input elements.
  *
- * <p>A side input is ready for a main-input window when the side-input window it maps to has data
- * or the side input's watermark passed that window's end (Beam's rule: the first pane makes it
- * ready; an empty window is ready once it can get no more data). The SDK maps windows itself when
- * it asks for a side input; the runner maps them only to decide readiness, with the side input's
- * default window mapping.
+ * <p>A side input is ready for a main-input window once the side input's watermark passed the end
+ * of the side-input window it maps to: its content for that window is then complete. (Java
+ * pipelines on ArconRunner see side inputs as materialized panes, ready with the first one; a
+ * portable side input arrives element by element, so a window with data is not yet a pane.
+ * Triggered side inputs therefore become visible only when their window is complete.) The SDK maps
+ * windows itself when it asks for a side input; the runner maps them only to decide readiness, with
+ * the side input's default window mapping.
  */
 final class StageSideInputs implements StateRequestHandlers.SideInputHandlerFactory {
 
@@ -33,6 +35,10 @@ final class StageSideInputs implements StateRequestHandlers.SideInputHandlerFact
     final String localName;
     final WindowMappingFn<?> mapping;
     final Map<BoundedWindow, List<Object>> values = new HashMap<>();
+
+    /** Every element as it arrived (one window each), which is what a checkpoint keeps. */
+    final List<WindowedValue<?>> elements = new ArrayList<>();
+
     long watermark = Long.MIN_VALUE;
 
     Port(String transformId, String localName, WindowMappingFn<?> mapping) {
@@ -59,9 +65,24 @@ final class StageSideInputs implements StateRequestHandlers.SideInputHandlerFact
   /** Adds an element of side input {@code index} (0-based), in each of its windows. */
   synchronized void add(int index, WindowedValue<?> element) {
     Port port = ports.get(index);
-    for (BoundedWindow w : element.getWindows()) {
-      port.values.computeIfAbsent(w, x -> new ArrayList<>()).add(element.getValue());
+    for (WindowedValue<?> single : element.explodeWindows()) {
+      port.elements.add(single);
+      port.values
+          .computeIfAbsent(single.getWindows().iterator().next(), x -> new ArrayList<>())
+          .add(single.getValue());
     }
+  }
+
+  int size() {
+    return ports.size();
+  }
+
+  synchronized List<WindowedValue<?>> elementsOf(int index) {
+    return List.copyOf(ports.get(index).elements);
+  }
+
+  synchronized long watermarkOf(int index) {
+    return ports.get(index).watermark;
   }
 
   synchronized void advanceWatermark(int index, long watermark) {
@@ -73,9 +94,7 @@ final class StageSideInputs implements StateRequestHandlers.SideInputHandlerFact
   synchronized boolean isReady(BoundedWindow mainWindow) {
     for (Port port : ports) {
       BoundedWindow side = port.sideWindow(mainWindow);
-      if (!port.values.containsKey(side)
-          && port.watermark <= side.maxTimestamp().getMillis()
-          && port.watermark != Long.MAX_VALUE) {
+      if (port.watermark <= side.maxTimestamp().getMillis() && port.watermark != Long.MAX_VALUE) {
         return false;
       }
     }

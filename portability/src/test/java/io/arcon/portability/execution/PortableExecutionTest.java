@@ -160,6 +160,57 @@ class PortableExecutionTest implements java.io.Serializable {
   }
 
   @Test
+  void epochSnapshotsTakeStagesWithSideInputsAndState() throws Exception {
+    OUT.clear();
+    PortablePipelineOptions options = options();
+    options.as(io.arcon.runner.ArconPipelineOptions.class).setCheckpointingInterval(20L);
+    Pipeline p = Pipeline.create(options);
+    PCollectionView<List<Long>> side = p.apply("side", Create.of(1L, 2L)).apply(View.asList());
+    List<KV<String, Long>> input = new java.util.ArrayList<>();
+    for (long i = 0; i < 20_000; i++) {
+      input.add(KV.of("k" + (i % 7), 1L));
+    }
+    p.apply("main", Create.of(input).withCoder(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of())))
+        .apply(
+            "withSide",
+            ParDo.of(
+                    new DoFn<KV<String, Long>, KV<String, Long>>() {
+                      @ProcessElement
+                      public void process(ProcessContext c) {
+                        c.output(KV.of(c.element().getKey(), (long) c.sideInput(side).size()));
+                      }
+                    })
+                .withSideInputs(side))
+        .apply(
+            ParDo.of(
+                new DoFn<KV<String, Long>, String>() {
+                  @StateId("sum")
+                  private final StateSpec<ValueState<Long>> sum =
+                      StateSpecs.value(VarLongCoder.of());
+
+                  @ProcessElement
+                  public void process(
+                      @Element KV<String, Long> e,
+                      @StateId("sum") ValueState<Long> sum,
+                      OutputReceiver<String> out) {
+                    long s = (sum.read() == null ? 0 : sum.read()) + e.getValue();
+                    sum.write(s);
+                    if (s
+                        == 2L
+                            * (20_000 / 7
+                                + (Integer.parseInt(e.getKey().substring(1)) < 20_000 % 7
+                                    ? 1
+                                    : 0))) {
+                      out.output(e.getKey() + ":" + s);
+                    }
+                  }
+                }))
+        .apply(ParDo.of(new Collect()));
+    await(start(p));
+    assertEquals(7, OUT.size(), OUT.toString());
+  }
+
+  @Test
   void aFailingDoFnFailsTheJobWithItsError() throws Exception {
     Pipeline p = Pipeline.create(options());
     p.apply(Create.of("boom"))

@@ -2,6 +2,7 @@ package io.arcon.portability.typescript;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.arcon.portability.jobservice.ArconJobServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,7 +66,7 @@ class TypeScriptSdkTest {
   @Test
   void wordCountOnArconJobServer() throws Exception {
     Path output = OUT_DIR.resolve("wordcount-arcon.tsv");
-    try (ArconJobServerHandle server = ArconJobServerHandle.start()) {
+    try (ArconJobServer server = ArconJobServer.start()) {
       project.runScript(
           "wordcount.js",
           List.of(
@@ -81,7 +82,7 @@ class TypeScriptSdkTest {
   @Test
   void windowedSumOnArconJobServer() throws Exception {
     Path output = OUT_DIR.resolve("windowed_sum-arcon.tsv");
-    try (ArconJobServerHandle server = ArconJobServerHandle.start()) {
+    try (ArconJobServer server = ArconJobServer.start()) {
       project.runScript(
           "windowed_sum.js",
           windowedSumArgs("--job_endpoint=" + server.jobEndpoint(), output),

@@ -1,0 +1,211 @@
+package io.arcon.portability.jobservice;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.beam.model.jobmanagement.v1.JobApi;
+import org.apache.beam.model.jobmanagement.v1.JobApi.JobMessage.MessageImportance;
+import org.apache.beam.model.jobmanagement.v1.JobApi.JobState;
+import org.apache.beam.model.pipeline.v1.MetricsApi;
+import org.apache.beam.model.pipeline.v1.RunnerApi;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.options.PortablePipelineOptions;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.util.construction.Environments;
+import org.apache.beam.sdk.util.construction.PipelineOptionsTranslation;
+import org.apache.beam.vendor.grpc.v1p69p0.com.google.protobuf.Struct;
+import org.apache.beam.vendor.grpc.v1p69p0.com.google.protobuf.Value;
+import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.Status;
+import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.StatusRuntimeException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Java pipelines submitted through the job API and run by the Arcon executor, in the EMBEDDED
+ * environment (the Java SDK harness in this JVM).
+ *
+ * <p>While the executor is being written its start refuses every job as unsupported; the tests that
+ * need a running job are then skipped (aborted) rather than failed, and run as soon as it starts
+ * jobs.
+ */
+class EndToEndTest {
+
+  @TempDir Path temp;
+
+  private ArconJobServer server;
+  private JobServiceClient client;
+
+  @BeforeEach
+  void start() {
+    server = ArconJobServer.start(JobServerConfig.ephemeral().withStagingDir(temp));
+    client = new JobServiceClient(server);
+  }
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    client.close();
+    server.close();
+  }
+
+  @Test
+  void aTinyPipelineReachesDone() throws Exception {
+    String jobId = submit("tiny", TestPipelineProtos.impulseThen(new CountElements()));
+
+    List<JobState.Enum> states = new ArrayList<>();
+    client
+        .jobs
+        .getStateStream(JobServiceClient.stateRequest(jobId))
+        .forEachRemaining(event -> states.add(event.getState()));
+
+    assertEquals(JobState.Enum.DONE, states.get(states.size() - 1), "states: " + states);
+    assertTrue(states.contains(JobState.Enum.RUNNING), "states: " + states);
+    try (Stream<Path> left = Files.list(temp)) {
+      assertEquals(List.of(), left.toList(), "staging directory emptied");
+    }
+  }
+
+  @Test
+  void aUserCounterReachesGetJobMetrics() throws Exception {
+    String jobId = submit("counted", TestPipelineProtos.impulseThen(new CountElements()));
+    client.jobs.getStateStream(JobServiceClient.stateRequest(jobId)).forEachRemaining(e -> {});
+
+    List<MetricsApi.MonitoringInfo> attempted =
+        client
+            .jobs
+            .getJobMetrics(JobApi.GetJobMetricsRequest.newBuilder().setJobId(jobId).build())
+            .getMetrics()
+            .getAttemptedList();
+
+    assertTrue(
+        attempted.stream()
+            .anyMatch(
+                info ->
+                    "elements".equals(info.getLabelsMap().get("NAME"))
+                        && CountElements.class
+                            .getName()
+                            .equals(info.getLabelsMap().get("NAMESPACE"))),
+        "the user counter among " + attempted);
+  }
+
+  @Test
+  void aThrowingDoFnFailsTheJobWithItsErrorInTheMessageStream() throws Exception {
+    String jobId = submit("throws", TestPipelineProtos.impulseThen(new Explode()));
+
+    List<JobApi.JobMessagesResponse> events = new ArrayList<>();
+    client
+        .jobs
+        .getMessageStream(JobApi.JobMessagesRequest.newBuilder().setJobId(jobId).build())
+        .forEachRemaining(events::add);
+
+    assertEquals(
+        JobState.Enum.FAILED,
+        events.get(events.size() - 1).getStateResponse().getState(),
+        "events: " + events);
+    assertTrue(
+        events.stream()
+            .filter(JobApi.JobMessagesResponse::hasMessageResponse)
+            .map(JobApi.JobMessagesResponse::getMessageResponse)
+            .anyMatch(
+                message ->
+                    message.getImportance() == MessageImportance.JOB_MESSAGE_ERROR
+                        && message.getMessageText().contains(Explode.MESSAGE)),
+        "an error message with the DoFn's exception among " + events);
+  }
+
+  /**
+   * The TypeScript and Python SDKs send no runner option (see the TypeScript SDK's
+   * PrepareJobRequest in src/test/typescript/proto-dumps): the job server runs their jobs on
+   * ArconRunner all the same.
+   */
+  @Test
+  void aClientThatNamesNoRunnerIsRunOnArcon() throws Exception {
+    Struct typeScriptOptions =
+        Struct.newBuilder()
+            .putFields(
+                "beam:option:job_name:v1",
+                Value.newBuilder().setStringValue("no-runner-named").build())
+            .build();
+    String jobId =
+        client.submit(
+            "no-runner-named",
+            TestPipelineProtos.impulseThen(new CountElements()),
+            typeScriptOptions);
+
+    List<JobState.Enum> states = new ArrayList<>();
+    client
+        .jobs
+        .getStateStream(JobServiceClient.stateRequest(jobId))
+        .forEachRemaining(event -> states.add(event.getState()));
+    assertEquals(JobState.Enum.DONE, states.get(states.size() - 1), "states: " + states);
+  }
+
+  /** The executor refuses DOCKER environments; the refused Run leaves no job and no files. */
+  @Test
+  void aPipelineTheRunnerCannotRunIsRefusedAndLeavesNothingBehind() throws Exception {
+    RunnerApi.Pipeline pipeline = TestPipelineProtos.trivial();
+    RunnerApi.Pipeline.Builder docker = pipeline.toBuilder();
+    for (String id : pipeline.getComponents().getEnvironmentsMap().keySet()) {
+      docker
+          .getComponentsBuilder()
+          .putEnvironments(id, Environments.createDockerEnvironment("no/such-image:1"));
+    }
+    JobApi.PrepareJobResponse preparation =
+        client.prepare("docker", docker.build(), clientOptions("docker"));
+    client.stage(preparation);
+
+    StatusRuntimeException e =
+        assertThrows(StatusRuntimeException.class, () -> client.run(preparation));
+
+    assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), e.getMessage());
+    assertTrue(e.getStatus().getDescription().contains("DOCKER"), e.getMessage());
+    assertEquals(
+        0, client.jobs.getJobs(JobApi.GetJobsRequest.getDefaultInstance()).getJobInfoCount());
+    assertFalse(Files.exists(temp.resolve(preparation.getStagingSessionToken())));
+  }
+
+  private String submit(String name, RunnerApi.Pipeline pipeline) throws Exception {
+    return client.submit(name, pipeline, clientOptions(name));
+  }
+
+  /**
+   * Options as a Java client sends them, naming ArconRunner as the runner ({@link
+   * #aClientThatNamesNoRunnerIsRunOnArcon} covers clients that name none).
+   */
+  private static Struct clientOptions(String jobName) {
+    PortablePipelineOptions options =
+        PipelineOptionsFactory.create().as(PortablePipelineOptions.class);
+    options.setJobName(jobName);
+    options.setDefaultEnvironmentType(Environments.ENVIRONMENT_EMBEDDED);
+    options.setRunner(io.arcon.runner.ArconRunner.class);
+    return PipelineOptionsTranslation.toProto(options);
+  }
+
+  static class CountElements extends DoFn<byte[], Void> {
+    private final Counter elements = Metrics.counter(CountElements.class, "elements");
+
+    @ProcessElement
+    public void process(@Element byte[] element) {
+      elements.inc();
+    }
+  }
+
+  static class Explode extends DoFn<byte[], Void> {
+    static final String MESSAGE = "kaboom from a user DoFn 4711";
+
+    @ProcessElement
+    public void process(@Element byte[] element) {
+      throw new IllegalStateException(MESSAGE);
+    }
+  }
+}
