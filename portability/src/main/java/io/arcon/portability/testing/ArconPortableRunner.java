@@ -40,9 +40,7 @@ public class ArconPortableRunner extends PipelineRunner<PortablePipelineResult> 
 
   private JobSubmitter submitter() {
     String endpoint = options.getJobEndpoint();
-    if (endpoint == null || endpoint.isBlank()) {
-      return InProcessJobServer.submitter();
-    }
-    return GrpcJobSubmitter.forEndpoint(endpoint);
+    return GrpcJobSubmitter.forEndpoint(
+        endpoint == null || endpoint.isBlank() ? InProcessJobServer.jobEndpoint() : endpoint);
   }
 }

@@ -98,14 +98,18 @@ final class GrpcJobResult extends PortablePipelineResult {
                 while (!termination.isDone()) {
                   onState(
                       jobs()
-                          .getState(JobApi.GetJobStateRequest.newBuilder().setJobId(jobId()).build())
+                          .getState(
+                              JobApi.GetJobStateRequest.newBuilder().setJobId(jobId()).build())
                           .getState());
                   Thread.sleep(POLL_MILLIS);
                 }
               } catch (StatusRuntimeException e) {
                 termination.completeExceptionally(
                     new IllegalStateException(
-                        "The job server stopped answering about job " + jobId() + ": " + e.getStatus(),
+                        "The job server stopped answering about job "
+                            + jobId()
+                            + ": "
+                            + e.getStatus(),
                         e));
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -166,6 +170,7 @@ final class GrpcJobResult extends PortablePipelineResult {
   public MetricResults metrics() {
     JobApi.GetJobMetricsResponse response =
         jobs().getJobMetrics(JobApi.GetJobMetricsRequest.newBuilder().setJobId(jobId()).build());
-    return MonitoringInfoMetrics.of(response.getMetrics().getAttemptedList());
+    return MonitoringInfoMetrics.of(
+        response.getMetrics().getAttemptedList(), response.getMetrics().getCommittedList());
   }
 }

@@ -63,7 +63,8 @@ final class GrpcJobSubmitter implements JobSubmitter {
   }
 
   @Override
-  public PortablePipelineResult submit(String jobName, RunnerApi.Pipeline pipeline, Struct options) {
+  public PortablePipelineResult submit(
+      String jobName, RunnerApi.Pipeline pipeline, Struct options) {
     JobApi.PrepareJobResponse preparation;
     try {
       preparation =
@@ -97,7 +98,12 @@ final class GrpcJobSubmitter implements JobSubmitter {
               .getJobId();
     } catch (StatusRuntimeException e) {
       throw new IllegalStateException(
-          "The job server at " + jobEndpoint + " refused to run job '" + jobName + "': " + e.getStatus(),
+          "The job server at "
+              + jobEndpoint
+              + " refused to run job '"
+              + jobName
+              + "': "
+              + e.getStatus(),
           e);
     }
     return GrpcJobResult.follow(jobId, jobChannel);

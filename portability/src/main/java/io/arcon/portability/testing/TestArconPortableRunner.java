@@ -9,8 +9,8 @@ import org.apache.beam.sdk.options.PipelineOptions;
 import org.joda.time.Duration;
 
 /**
- * The test runner of {@link ArconPortableRunner}: runs the pipeline through the Job API to the
- * end and rethrows its failure, a failed {@code PAssert} as its {@link AssertionError}. A pipeline
+ * The test runner of {@link ArconPortableRunner}: runs the pipeline through the Job API to the end
+ * and rethrows its failure, a failed {@code PAssert} as its {@link AssertionError}. A pipeline
  * still running after the timeout (system property {@code arcon.test.timeoutSeconds}, default 300)
  * is cancelled and reported.
  */

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.arcon.portability.jobservice.ArconJobServer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.beam.sdk.Pipeline;
@@ -27,19 +29,24 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.junit.jupiter.api.Test;
 
-/** Java pipelines through the Job API with {@code --runner=TestArconPortableRunner}. */
+/**
+ * Java pipelines through the Job API with {@code --runner=TestArconPortableRunner}: over gRPC to
+ * the job server the runner starts in this JVM, or to the one {@code --jobEndpoint} names.
+ */
 class TestArconPortableRunnerTest {
 
-  private static Pipeline pipeline() {
-    PipelineOptions options =
-        PipelineOptionsFactory.fromArgs("--runner=TestArconPortableRunner", "--parallelism=2")
-            .create();
+  private static Pipeline pipeline(String... extraArgs) {
+    List<String> args =
+        new ArrayList<>(List.of("--runner=TestArconPortableRunner", "--parallelism=2"));
+    args.addAll(List.of(extraArgs));
+    PipelineOptions options = PipelineOptionsFactory.fromArgs(args.toArray(String[]::new)).create();
     return Pipeline.create(options);
   }
 
   private static PCollection<KV<String, Long>> wordCounts(Pipeline p) {
     return p.apply(Create.of("a b c", "b c", "c"))
-        .apply(FlatMapElements.into(TypeDescriptors.strings()).via(l -> Arrays.asList(l.split(" "))))
+        .apply(
+            FlatMapElements.into(TypeDescriptors.strings()).via(l -> Arrays.asList(l.split(" "))))
         .apply(Count.perElement());
   }
 
@@ -67,7 +74,8 @@ class TestArconPortableRunnerTest {
             .metrics()
             .queryMetrics(
                 MetricsFilter.builder()
-                    .addNameFilter(MetricNameFilter.named(TestArconPortableRunnerTest.class, "words"))
+                    .addNameFilter(
+                        MetricNameFilter.named(TestArconPortableRunnerTest.class, "words"))
                     .build());
     long words = 0;
     for (var counter : metrics.getCounters()) {
@@ -90,6 +98,31 @@ class TestArconPortableRunnerTest {
 
     assertTrue(error.getMessage().contains("c=4"), error.getMessage());
     assertTrue(error.getMessage().contains("c=3"), error.getMessage());
+  }
+
+  @Test
+  void runsOnTheJobServerThatJobEndpointNames() {
+    try (ArconJobServer server = ArconJobServer.start()) {
+      Pipeline p = pipeline("--jobEndpoint=" + server.jobEndpoint());
+      PAssert.that(wordCounts(p))
+          .containsInAnyOrder(KV.of("a", 1L), KV.of("b", 2L), KV.of("c", 3L));
+
+      PipelineResult result = p.run();
+
+      assertEquals(PipelineResult.State.DONE, result.getState());
+      assertTrue(
+          ((PortablePipelineResult) result).jobId().length() > 0, "the server gave the job an id");
+    }
+  }
+
+  @Test
+  void aJobEndpointWithoutAPortIsRefusedWithAHint() {
+    Pipeline p = pipeline("--jobEndpoint=localhost");
+    p.apply(Create.of(1));
+
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, p::run);
+
+    assertTrue(error.getMessage().contains("host:port"), error.getMessage());
   }
 
   @Test
