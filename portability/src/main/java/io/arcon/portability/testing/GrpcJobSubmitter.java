@@ -11,6 +11,7 @@ import org.apache.beam.runners.fnexecution.artifact.ArtifactRetrievalService;
 import org.apache.beam.runners.fnexecution.artifact.ArtifactStagingService;
 import org.apache.beam.vendor.grpc.v1p69p0.com.google.protobuf.Struct;
 import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.ManagedChannel;
+import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.Status;
 import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.StatusRuntimeException;
 import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.netty.NettyChannelBuilder;
 
@@ -76,15 +77,7 @@ final class GrpcJobSubmitter implements JobSubmitter {
                       .setPipelineOptions(options)
                       .build());
     } catch (StatusRuntimeException e) {
-      throw new IllegalStateException(
-          "The job server at "
-              + jobEndpoint
-              + " refused to prepare job '"
-              + jobName
-              + "': "
-              + e.getStatus()
-              + ". Is a job server running there (bin/arcon-jobserver)?",
-          e);
+      throw refused("prepare", jobName, e);
     }
     stageArtifacts(jobName, preparation);
     String jobId;
@@ -97,16 +90,24 @@ final class GrpcJobSubmitter implements JobSubmitter {
                       .build())
               .getJobId();
     } catch (StatusRuntimeException e) {
-      throw new IllegalStateException(
-          "The job server at "
-              + jobEndpoint
-              + " refused to run job '"
-              + jobName
-              + "': "
-              + e.getStatus(),
-          e);
+      throw refused("run", jobName, e);
     }
     return GrpcJobResult.follow(jobId, jobChannel);
+  }
+
+  /**
+   * The server's reason first (failures with one cause read alike), then where it came from: an
+   * IllegalArgumentException for a pipeline the server cannot run, else an IllegalStateException.
+   */
+  private RuntimeException refused(String what, String jobName, StatusRuntimeException e) {
+    Status status = e.getStatus();
+    String where =
+        "(the job server at " + jobEndpoint + " refused to " + what + " job '" + jobName + "'";
+    if (status.getCode() == Status.Code.INVALID_ARGUMENT) {
+      return new IllegalArgumentException(status.getDescription() + "\n" + where + ")", e);
+    }
+    return new IllegalStateException(
+        status + "\n" + where + "; is a job server running there, e.g. bin/arcon-jobserver?)", e);
   }
 
   /**

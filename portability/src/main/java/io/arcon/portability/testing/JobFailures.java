@@ -34,11 +34,13 @@ final class JobFailures {
   }
 
   /**
-   * The first {@link AssertionError} in the harness's text: its message runs from after the class
-   * name to the first stack frame; the frames up to the next non-frame line become its stack trace.
+   * The innermost {@link AssertionError} in the harness's text (the harness wraps it, e.g. in a
+   * {@code UserCodeException}, so it is the last "Caused by"): its message runs from after the
+   * class name to the first stack frame; the frames up to the next non-frame line become its stack
+   * trace.
    */
   static AssertionError assertionIn(String text) {
-    int start = text.indexOf(ASSERTION_ERROR);
+    int start = text.lastIndexOf(ASSERTION_ERROR);
     if (start < 0) {
       return null;
     }
@@ -70,7 +72,14 @@ final class JobFailures {
   /** A job that ended FAILED for a reason other than a failed assertion. */
   static final class JobFailedException extends RuntimeException {
     JobFailedException(String jobId, String text) {
-      super("Job " + jobId + " failed: " + text);
+      // The error first, the job last: failures with one cause read (and group) alike.
+      super(withoutJobPrefix(jobId, text) + "\n(job " + jobId + ")");
+    }
+
+    /** The job server's text without its own "Job <id> failed: " lead. */
+    private static String withoutJobPrefix(String jobId, String text) {
+      String prefix = "Job " + jobId + " failed: ";
+      return text.startsWith(prefix) ? text.substring(prefix.length()) : text;
     }
   }
 }
