@@ -15,6 +15,7 @@ import org.apache.beam.sdk.Pipeline;
  */
 final class JobFailures {
   private static final String ASSERTION_ERROR = AssertionError.class.getName() + ": ";
+  private static final String CAUSED_BY = "Caused by: ";
 
   /** {@code at pkg.Class.method(File.java:12)}, as {@link Throwable#printStackTrace} writes it. */
   private static final Pattern FRAME =
@@ -34,13 +35,15 @@ final class JobFailures {
   }
 
   /**
-   * The innermost {@link AssertionError} in the harness's text (the harness wraps it, e.g. in a
-   * {@code UserCodeException}, so it is the last "Caused by"): its message runs from after the
-   * class name to the first stack frame; the frames up to the next non-frame line become its stack
-   * trace.
+   * The {@link AssertionError} in the harness's text: the first one that is a cause (the harness
+   * wraps it, e.g. in a {@code UserCodeException}; PAssert's is the one with the assertion's site
+   * and reason, whose own cause is the matcher's), else the first one. Its message runs from after
+   * the class name to the first stack frame; the frames up to the next non-frame line become its
+   * stack trace.
    */
   static AssertionError assertionIn(String text) {
-    int start = text.lastIndexOf(ASSERTION_ERROR);
+    int start = text.indexOf(CAUSED_BY + ASSERTION_ERROR);
+    start = start >= 0 ? start + CAUSED_BY.length() : text.indexOf(ASSERTION_ERROR);
     if (start < 0) {
       return null;
     }

@@ -24,6 +24,8 @@ class JobFailuresTest {
           + "\tat org.apache.beam.sdk.testing.PAssert$PAssertionSite.capture(PAssert.java:175)\n"
           + "\tat org.example.MyTest.assertThatTheCountIsOne(MyTest.java:42)\n"
           + "\tat java.base/java.lang.Thread.run(Thread.java:840)\n"
+          + "Caused by: java.lang.AssertionError: Expected: iterable with items [<1>] in any order\n"
+          + "\tat org.hamcrest.MatcherAssert.assertThat(MatcherAssert.java:20)\n"
           + "\t... 12 more\n";
 
   @Test
