@@ -233,6 +233,57 @@ class PortableExecutionTest implements java.io.Serializable {
     assertTrue(all.toString().contains("user code says boom"), message + "\n" + all);
   }
 
+  /** The harness of a PROCESS environment is another JVM: results come back through a file. */
+  static final class AppendToFile extends DoFn<String, Void> {
+    private final String file;
+
+    AppendToFile(String file) {
+      this.file = file;
+    }
+
+    @ProcessElement
+    public void process(@Element String e) throws java.io.IOException {
+      synchronized (AppendToFile.class) {
+        java.nio.file.Files.writeString(
+            java.nio.file.Path.of(file),
+            e + "\n",
+            java.nio.file.StandardOpenOption.CREATE,
+            java.nio.file.StandardOpenOption.APPEND);
+      }
+    }
+  }
+
+  @Test
+  void aProcessEnvironmentRunsTheJavaHarnessInAChildProcess(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    // The boot command Beam's PROCESS environment starts: a JVM with this test's classpath.
+    java.nio.file.Path boot = dir.resolve("boot.sh");
+    java.nio.file.Files.writeString(
+        boot,
+        "#!/bin/sh\nexec '"
+            + java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java")
+            + "' -cp '"
+            + System.getProperty("java.class.path")
+            + "' io.arcon.portability.harness.JavaSdkHarnessBoot \"$@\"\n");
+    assertTrue(boot.toFile().setExecutable(true));
+    java.nio.file.Path out = dir.resolve("out.txt");
+    PortablePipelineOptions options = options();
+    options.setDefaultEnvironmentType(Environments.ENVIRONMENT_PROCESS);
+    options.setDefaultEnvironmentConfig("{\"command\": \"" + boot + "\"}");
+    Pipeline p = Pipeline.create(options);
+    p.apply(Create.of("a b", "b"))
+        .apply(
+            FlatMapElements.into(TypeDescriptors.strings()).via(l -> Arrays.asList(l.split(" "))))
+        .apply(Count.perElement())
+        .apply(
+            MapElements.into(TypeDescriptors.strings())
+                .via(kv -> kv.getKey() + "=" + kv.getValue()))
+        .apply(ParDo.of(new AppendToFile(out.toString())));
+    await(start(p));
+    assertEquals(
+        List.of("a=1", "b=2"), java.nio.file.Files.readAllLines(out).stream().sorted().toList());
+  }
+
   @Test
   void dockerEnvironmentsAreRefused() {
     PortablePipelineOptions options = options();
