@@ -211,6 +211,68 @@ class PortableExecutionTest implements java.io.Serializable {
   }
 
   @Test
+  void mapStateAndWindowExpirationWork() throws Exception {
+    OUT.clear();
+    Pipeline p = Pipeline.create(options());
+    p.apply(
+            Create.of(KV.of("a", "x"), KV.of("a", "y"), KV.of("a", "x"), KV.of("b", "z"))
+                .withCoder(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of())))
+        .apply(
+            ParDo.of(
+                new DoFn<KV<String, String>, String>() {
+                  @StateId("seen")
+                  private final StateSpec<org.apache.beam.sdk.state.MapState<String, Long>> seen =
+                      StateSpecs.map(StringUtf8Coder.of(), VarLongCoder.of());
+
+                  @ProcessElement
+                  public void process(
+                      @Element KV<String, String> e,
+                      @StateId("seen") org.apache.beam.sdk.state.MapState<String, Long> seen) {
+                    Long n = seen.get(e.getValue()).read();
+                    seen.put(e.getValue(), n == null ? 1 : n + 1);
+                  }
+
+                  @OnWindowExpiration
+                  public void expire(
+                      @StateId("seen") org.apache.beam.sdk.state.MapState<String, Long> seen,
+                      OutputReceiver<String> out) {
+                    java.util.TreeMap<String, Long> all = new java.util.TreeMap<>();
+                    seen.entries().read().forEach(en -> all.put(en.getKey(), en.getValue()));
+                    out.output(all.toString());
+                  }
+                }))
+        .apply(ParDo.of(new Collect()));
+    await(start(p));
+    assertEquals(List.of("{x=2, y=1}", "{z=1}"), OUT.stream().sorted().toList());
+  }
+
+  @Test
+  void reshuffleAndMapSideInputEntriesWork() throws Exception {
+    OUT.clear();
+    Pipeline p = Pipeline.create(options());
+    PCollectionView<Map<String, Long>> side =
+        p.apply(
+                "side",
+                Create.of(KV.of("one", 1L), KV.of("two", 2L))
+                    .withCoder(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of())))
+            .apply(View.asMap());
+    p.apply("main", Create.of("q"))
+        .apply(org.apache.beam.sdk.transforms.Reshuffle.viaRandomKey())
+        .apply(
+            ParDo.of(
+                    new DoFn<String, String>() {
+                      @ProcessElement
+                      public void process(ProcessContext c) {
+                        c.output(c.element() + new TreeMap<>(c.sideInput(side)).entrySet());
+                      }
+                    })
+                .withSideInputs(side))
+        .apply(ParDo.of(new Collect()));
+    await(start(p));
+    assertEquals(List.of("q[one=1, two=2]"), List.copyOf(OUT));
+  }
+
+  @Test
   void aFailingDoFnFailsTheJobWithItsError() throws Exception {
     Pipeline p = Pipeline.create(options());
     p.apply(Create.of("boom"))
