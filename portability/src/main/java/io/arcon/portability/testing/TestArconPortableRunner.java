@@ -1,0 +1,72 @@
+package io.arcon.portability.testing;
+
+import io.arcon.runner.ArconPipelineOptions;
+import java.io.IOException;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.PipelineRunner;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.joda.time.Duration;
+
+/**
+ * The test runner of {@link ArconPortableRunner}: runs the pipeline through the Job API to the end
+ * and rethrows its failure, a failed {@code PAssert} as its {@link AssertionError}. A pipeline
+ * still running after the timeout (system property {@code arcon.test.timeoutSeconds}, default 300)
+ * is cancelled and reported.
+ */
+public class TestArconPortableRunner extends PipelineRunner<PipelineResult> {
+  private final ArconPortableRunner delegate;
+
+  private TestArconPortableRunner(ArconPortableRunner delegate) {
+    this.delegate = delegate;
+  }
+
+  public static TestArconPortableRunner fromOptions(PipelineOptions options) {
+    ArconPipelineOptions arcon = options.as(ArconPipelineOptions.class);
+    // These options travel to the job server, whose ArconRunner reads them.
+    if (arcon.getTss() == null) {
+      // Tests run many pipelines side by side; none registers with TSS unless it asks to.
+      arcon.setTss("off");
+    }
+    if (arcon.getWebUi() == null) {
+      arcon.setWebUi("off");
+    }
+    if (arcon.getNumberOfExecutionRetries() == null || arcon.getNumberOfExecutionRetries() == -1) {
+      // A test that expects its pipeline to fail wants that failure, not restarts first.
+      arcon.setNumberOfExecutionRetries(0);
+    }
+    return new TestArconPortableRunner(ArconPortableRunner.fromOptions(options));
+  }
+
+  @Override
+  public PipelineResult run(Pipeline pipeline) {
+    PortablePipelineResult result = delegate.run(pipeline);
+    long timeout = Long.getLong("arcon.test.timeoutSeconds", 300);
+    try {
+      PipelineResult.State state = result.waitUntilFinish(Duration.standardSeconds(timeout));
+      if (state == PipelineResult.State.RUNNING || state == PipelineResult.State.STOPPED) {
+        cancelQuietly(result);
+        throw new AssertionError(
+            "Pipeline (job "
+                + result.jobId()
+                + ") did not finish within "
+                + timeout
+                + " s (arcon.test.timeoutSeconds)");
+      }
+      return result;
+    } catch (Pipeline.PipelineExecutionException e) {
+      if (e.getCause() instanceof AssertionError ae) {
+        throw ae;
+      }
+      throw e;
+    }
+  }
+
+  private static void cancelQuietly(PipelineResult result) {
+    try {
+      result.cancel();
+    } catch (IOException | RuntimeException e) {
+      // The timeout is the failure to report; the job server logs why cancelling failed.
+    }
+  }
+}
