@@ -331,14 +331,23 @@ public final class ExecutableStageOperator implements Operator {
     if (keyed == null) {
       return;
     }
-    // Firing a timer may set timers that are due already: fire until none is.
+    // Timers fire in timestamp order, one timestamp per remote bundle: a timer that a callback
+    // sets earlier than one already due must fire first, and the runner learns of it only when
+    // the bundle that set it has ended. Fire until nothing is due.
+    long bound = io.arcon.runner.operators.Watermarks.firingBound(watermark).getMillis();
     while (true) {
       List<KeyedTimer> due = new ArrayList<>();
       synchronized (lock) {
         keyed.setWatermarks(watermark, new Instant(context.currentProcessingTime()));
-        KeyedTimer t;
-        while ((t = keyed.pollEventTimer(watermark)) != null) {
-          due.add(t);
+        long next = keyed.nextTimer(org.apache.beam.sdk.state.TimeDomain.EVENT_TIME);
+        if (next < bound) {
+          KeyedTimer t;
+          // Up to and including `next`; timers at the end of time need the final bound.
+          long upTo =
+              next + 1 >= BoundedWindow.TIMESTAMP_MAX_VALUE.getMillis() ? Long.MAX_VALUE : next + 1;
+          while ((t = keyed.pollEventTimer(upTo)) != null) {
+            due.add(t);
+          }
         }
       }
       if (due.isEmpty()) {
