@@ -76,8 +76,16 @@ public final class ExecutableStageOperator implements Operator {
       Coder<? extends BoundedWindow> windowCoder,
       Coder<WindowedValue<?>> inputCoder,
       String stateEngine,
+      List<WindowExpiration> windowExpirations,
       JobBundles bundles,
       MetricsContainerStepMap metrics) {}
+
+  /**
+   * A DoFn of the stage with {@code @OnWindowExpiration}: the harness expects a timer of {@code
+   * timerFamily} per key and window when the window expires ({@code allowedLateness} after its
+   * end), which the runner sets as elements arrive.
+   */
+  public record WindowExpiration(String transformId, String timerFamily, long allowedLateness) {}
 
   /** A side input as the runner sees it: who reads it and how main windows map to its windows. */
   public record SideInputSpec(
@@ -141,6 +149,10 @@ public final class ExecutableStageOperator implements Operator {
       handlers.put(TypeCase.ITERABLE_SIDE_INPUT, sides);
       handlers.put(TypeCase.MULTIMAP_SIDE_INPUT, sides);
       handlers.put(TypeCase.MULTIMAP_KEYS_SIDE_INPUT, sides);
+      handlers.put(
+          TypeCase.MULTIMAP_KEYS_VALUES_SIDE_INPUT,
+          sideInputs.keysValuesHandler(
+              (Map) stageBundles.getProcessBundleDescriptor().getSideInputSpecs()));
     }
     if (keyed != null && !spec.stage().getUserStates().isEmpty()) {
       handlers.put(
@@ -148,6 +160,10 @@ public final class ExecutableStageOperator implements Operator {
           StateRequestHandlers.forBagUserStateHandlerFactory(
               stageBundles.getProcessBundleDescriptor(),
               new StageUserState(keyed, spec.keys(), lock)));
+      StateRequestHandler multimaps =
+          new StageMultimapUserState(keyed, spec.keys(), (Coder) spec.windowCoder(), lock);
+      handlers.put(TypeCase.MULTIMAP_USER_STATE, multimaps);
+      handlers.put(TypeCase.MULTIMAP_KEYS_USER_STATE, multimaps);
     }
     stateRequests = StateRequestHandlers.delegateBasedUponType(handlers);
     if (context.restore() != null) {
@@ -250,6 +266,9 @@ public final class ExecutableStageOperator implements Operator {
   @Override
   public void processElement(int port, Object element) throws Exception {
     WindowedValue<?> value = (WindowedValue<?>) element;
+    if (port == 0 && !spec.windowExpirations().isEmpty()) {
+      setExpirationTimers(value);
+    }
     if (port > 0) {
       // The harness may be reading side inputs of the open bundle: change them between bundles.
       closeBundle();
@@ -312,14 +331,23 @@ public final class ExecutableStageOperator implements Operator {
     if (keyed == null) {
       return;
     }
-    // Firing a timer may set timers that are due already: fire until none is.
+    // Timers fire in timestamp order, one timestamp per remote bundle: a timer that a callback
+    // sets earlier than one already due must fire first, and the runner learns of it only when
+    // the bundle that set it has ended. Fire until nothing is due.
+    long bound = io.arcon.runner.operators.Watermarks.firingBound(watermark).getMillis();
     while (true) {
       List<KeyedTimer> due = new ArrayList<>();
       synchronized (lock) {
         keyed.setWatermarks(watermark, new Instant(context.currentProcessingTime()));
-        KeyedTimer t;
-        while ((t = keyed.pollEventTimer(watermark)) != null) {
-          due.add(t);
+        long next = keyed.nextTimer(org.apache.beam.sdk.state.TimeDomain.EVENT_TIME);
+        if (next < bound) {
+          KeyedTimer t;
+          // Up to and including `next`; timers at the end of time need the final bound.
+          long upTo =
+              next + 1 >= BoundedWindow.TIMESTAMP_MAX_VALUE.getMillis() ? Long.MAX_VALUE : next + 1;
+          while ((t = keyed.pollEventTimer(upTo)) != null) {
+            due.add(t);
+          }
         }
       }
       if (due.isEmpty()) {
@@ -439,6 +467,34 @@ public final class ExecutableStageOperator implements Operator {
       throw new IllegalStateException("No timer receiver for " + family + " in " + spec.stepName());
     }
     receiver.accept(timer);
+  }
+
+  private void setExpirationTimers(WindowedValue<?> value) {
+    Object key = ((KV<?, ?>) value.getValue()).getKey();
+    byte[] encoded = spec.keys().encode(key);
+    synchronized (lock) {
+      keyed.setCurrentKey(encoded, key, value.getTimestamp());
+      for (BoundedWindow window : value.getWindows()) {
+        for (WindowExpiration expiration : spec.windowExpirations()) {
+          Instant end = window.maxTimestamp();
+          Instant expiry = end.plus(org.joda.time.Duration.millis(expiration.allowedLateness()));
+          if (expiry.isAfter(BoundedWindow.TIMESTAMP_MAX_VALUE) || expiry.isBefore(end)) {
+            expiry = BoundedWindow.TIMESTAMP_MAX_VALUE;
+          }
+          keyed
+              .timerInternals()
+              .setTimer(
+                  TimerData.of(
+                      "",
+                      TimerReceiverFactory.encodeToTimerDataTimerId(
+                          expiration.transformId(), expiration.timerFamily()),
+                      StateNamespaces.window((Coder) spec.windowCoder(), window),
+                      expiry,
+                      end,
+                      org.apache.beam.sdk.state.TimeDomain.EVENT_TIME));
+        }
+      }
+    }
   }
 
   /** Stores the timers the harness set or cleared in the bundle that just ended. */

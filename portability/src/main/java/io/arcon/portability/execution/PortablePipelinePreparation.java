@@ -25,13 +25,13 @@ final class PortablePipelinePreparation {
           PTransformTranslation.IMPULSE_TRANSFORM_URN,
           PTransformTranslation.GROUP_BY_KEY_TRANSFORM_URN,
           PTransformTranslation.FLATTEN_TRANSFORM_URN,
-          PTransformTranslation.RESHUFFLE_URN,
           PTransformTranslation.TEST_STREAM_TRANSFORM_URN);
 
   /** Pipeline requirements (Beam's {@code beam:requirement:*}) the runner honours. */
   static final Set<String> SUPPORTED_REQUIREMENTS =
       Set.of(
           "beam:requirement:pardo:stateful:v1",
+          "beam:requirement:pardo:on_window_expiration:v1",
           "beam:requirement:pardo:splittable_dofn:v1",
           "beam:requirement:pardo:finalization:v1",
           "beam:requirement:pardo:stable_input:v1");

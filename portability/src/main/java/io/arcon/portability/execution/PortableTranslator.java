@@ -49,11 +49,11 @@ import org.apache.beam.sdk.values.WindowingStrategy;
 
 /**
  * Builds the Arcon job graph of a fused portable pipeline. The runner executes Impulse, GroupByKey,
- * Flatten, Reshuffle and TestStream itself (with the operators Java pipelines use, over the
- * runner-side wire coders: elements the runner does not understand stay encoded bytes); every
- * executable stage becomes an {@link ExecutableStageOperator}. Placement follows the Java
- * translation: a step joins its input's chain unless it needs a shuffle (GroupByKey, user state or
- * timers), side inputs, or inputs from several chains.
+ * Flatten and TestStream itself (with the operators Java pipelines use, over the runner-side wire
+ * coders: elements the runner does not understand stay encoded bytes); every executable stage
+ * becomes an {@link ExecutableStageOperator}. Placement follows the Java translation: a step joins
+ * its input's chain unless it needs a shuffle (GroupByKey, user state or timers), side inputs, or
+ * inputs from several chains.
  */
 final class PortableTranslator {
   private record Producer(Vertex vertex, OperatorNode operator, int output) {}
@@ -110,7 +110,6 @@ final class PortableTranslator {
         case PTransformTranslation.IMPULSE_TRANSFORM_URN -> impulse(node);
         case PTransformTranslation.FLATTEN_TRANSFORM_URN -> flatten(node);
         case PTransformTranslation.GROUP_BY_KEY_TRANSFORM_URN -> groupByKey(node);
-        case PTransformTranslation.RESHUFFLE_URN -> reshuffle(node);
         case PTransformTranslation.TEST_STREAM_TRANSFORM_URN -> testStream(node);
         case ExecutableStage.URN -> stage(node);
         default ->
@@ -208,16 +207,6 @@ final class PortableTranslator {
     }
     op.declareOutputs(1);
     produce(onlyOutput(node), vertexOf(op), op, 0);
-  }
-
-  private void reshuffle(PipelineNode.PTransformNode node) {
-    String name = nameOf(node);
-    Producer p = producer(onlyInput(node));
-    Vertex v = graph.addVertex(name, options.getParallelism());
-    OperatorNode op = v.addOperator(name, ForwardOperator::new);
-    graph.connect(p.vertex(), p.operator(), p.output(), v, op, 0, EdgeKind.REBALANCE, null);
-    op.declareOutputs(1);
-    produce(onlyOutput(node), v, op, 0);
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -334,6 +323,7 @@ final class PortableTranslator {
             windowCoder,
             (Coder) inputCoder,
             engine,
+            windowExpirations(stage, input),
             bundles,
             metrics);
     Supplier<Operator> factory = () -> new ExecutableStageOperator(spec);
@@ -362,6 +352,30 @@ final class PortableTranslator {
     for (int i = 0; i < outputs.size(); i++) {
       produce(outputs.get(i), v, op, i);
     }
+  }
+
+  /** The stage's DoFns with {@code @OnWindowExpiration}, whose expiry timers the runner sets. */
+  private List<ExecutableStageOperator.WindowExpiration> windowExpirations(
+      ExecutableStage stage, String input) throws IOException {
+    long allowedLateness =
+        components
+            .getWindowingStrategiesOrThrow(
+                components.getPcollectionsOrThrow(input).getWindowingStrategyId())
+            .getAllowedLateness();
+    List<ExecutableStageOperator.WindowExpiration> out = new ArrayList<>();
+    for (PipelineNode.PTransformNode t : stage.getTransforms()) {
+      if (!t.getTransform().getSpec().getUrn().equals(PTransformTranslation.PAR_DO_TRANSFORM_URN)) {
+        continue;
+      }
+      RunnerApi.ParDoPayload pardo =
+          RunnerApi.ParDoPayload.parseFrom(t.getTransform().getSpec().getPayload());
+      if (!pardo.getOnWindowExpirationTimerFamilySpec().isEmpty()) {
+        out.add(
+            new ExecutableStageOperator.WindowExpiration(
+                t.getId(), pardo.getOnWindowExpirationTimerFamilySpec(), allowedLateness));
+      }
+    }
+    return out;
   }
 
   /** A readable stage name: its first and last user transforms. */

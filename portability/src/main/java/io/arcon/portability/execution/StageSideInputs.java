@@ -5,11 +5,17 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.beam.model.fnexecution.v1.BeamFnApi;
+import org.apache.beam.runners.fnexecution.control.ProcessBundleDescriptors;
+import org.apache.beam.runners.fnexecution.state.StateRequestHandler;
 import org.apache.beam.runners.fnexecution.state.StateRequestHandlers;
 import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.IterableCoder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.WindowMappingFn;
+import org.apache.beam.sdk.util.ByteStringOutputStream;
 import org.apache.beam.sdk.util.CoderUtils;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.WindowedValue;
@@ -174,6 +180,51 @@ final class StageSideInputs implements StateRequestHandlers.SideInputHandlerFact
       public Coder<V> valueCoder() {
         return kvCoder.getValueCoder();
       }
+    };
+  }
+
+  /**
+   * Serves multimap side inputs read whole (keys with all their values, e.g. a map side input's
+   * entry set), which Beam's side-input handler factory does not cover: each key once, with its
+   * values, encoded as {@code KV<K, Iterable<V>>} one after another.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  StateRequestHandler keysValuesHandler(
+      Map<String, Map<String, ProcessBundleDescriptors.SideInputSpec>> specs) {
+    return request -> {
+      BeamFnApi.StateKey.MultimapKeysValuesSideInput key =
+          request.getStateKey().getMultimapKeysValuesSideInput();
+      if (request.getRequestCase() != BeamFnApi.StateRequest.RequestCase.GET) {
+        throw new UnsupportedOperationException(
+            "Side inputs are read-only; got " + request.getRequestCase());
+      }
+      ProcessBundleDescriptors.SideInputSpec spec =
+          specs.getOrDefault(key.getTransformId(), Map.of()).get(key.getSideInputId());
+      if (spec == null || !(spec.elementCoder() instanceof KvCoder<?, ?> kv)) {
+        throw new IllegalStateException(
+            "No multimap side input " + key.getSideInputId() + " of " + key.getTransformId());
+      }
+      Object window = spec.windowCoder().decode(key.getWindow().newInput());
+      KvCoder<Object, Object> kvCoder = (KvCoder<Object, Object>) kv;
+      Map<KeyBytes, KV<Object, List<Object>>> grouped = new LinkedHashMap<>();
+      for (Object o : valuesOf(key.getTransformId(), key.getSideInputId(), window)) {
+        KV<Object, Object> e = (KV<Object, Object>) o;
+        grouped
+            .computeIfAbsent(
+                new KeyBytes(encode(kvCoder.getKeyCoder(), e.getKey())),
+                k -> KV.of(e.getKey(), new ArrayList<>()))
+            .getValue()
+            .add(e.getValue());
+      }
+      Coder<KV<Object, Iterable<Object>>> entryCoder =
+          KvCoder.of(kvCoder.getKeyCoder(), IterableCoder.of(kvCoder.getValueCoder()));
+      ByteStringOutputStream out = new ByteStringOutputStream();
+      for (KV<Object, List<Object>> entry : grouped.values()) {
+        entryCoder.encode(KV.of(entry.getKey(), entry.getValue()), out);
+      }
+      return CompletableFuture.completedFuture(
+          BeamFnApi.StateResponse.newBuilder()
+              .setGet(BeamFnApi.StateGetResponse.newBuilder().setData(out.toByteString())));
     };
   }
 

@@ -211,6 +211,68 @@ class PortableExecutionTest implements java.io.Serializable {
   }
 
   @Test
+  void mapStateAndWindowExpirationWork() throws Exception {
+    OUT.clear();
+    Pipeline p = Pipeline.create(options());
+    p.apply(
+            Create.of(KV.of("a", "x"), KV.of("a", "y"), KV.of("a", "x"), KV.of("b", "z"))
+                .withCoder(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of())))
+        .apply(
+            ParDo.of(
+                new DoFn<KV<String, String>, String>() {
+                  @StateId("seen")
+                  private final StateSpec<org.apache.beam.sdk.state.MapState<String, Long>> seen =
+                      StateSpecs.map(StringUtf8Coder.of(), VarLongCoder.of());
+
+                  @ProcessElement
+                  public void process(
+                      @Element KV<String, String> e,
+                      @StateId("seen") org.apache.beam.sdk.state.MapState<String, Long> seen) {
+                    Long n = seen.get(e.getValue()).read();
+                    seen.put(e.getValue(), n == null ? 1 : n + 1);
+                  }
+
+                  @OnWindowExpiration
+                  public void expire(
+                      @StateId("seen") org.apache.beam.sdk.state.MapState<String, Long> seen,
+                      OutputReceiver<String> out) {
+                    java.util.TreeMap<String, Long> all = new java.util.TreeMap<>();
+                    seen.entries().read().forEach(en -> all.put(en.getKey(), en.getValue()));
+                    out.output(all.toString());
+                  }
+                }))
+        .apply(ParDo.of(new Collect()));
+    await(start(p));
+    assertEquals(List.of("{x=2, y=1}", "{z=1}"), OUT.stream().sorted().toList());
+  }
+
+  @Test
+  void reshuffleAndMapSideInputEntriesWork() throws Exception {
+    OUT.clear();
+    Pipeline p = Pipeline.create(options());
+    PCollectionView<Map<String, Long>> side =
+        p.apply(
+                "side",
+                Create.of(KV.of("one", 1L), KV.of("two", 2L))
+                    .withCoder(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of())))
+            .apply(View.asMap());
+    p.apply("main", Create.of("q"))
+        .apply(org.apache.beam.sdk.transforms.Reshuffle.viaRandomKey())
+        .apply(
+            ParDo.of(
+                    new DoFn<String, String>() {
+                      @ProcessElement
+                      public void process(ProcessContext c) {
+                        c.output(c.element() + new TreeMap<>(c.sideInput(side)).entrySet());
+                      }
+                    })
+                .withSideInputs(side))
+        .apply(ParDo.of(new Collect()));
+    await(start(p));
+    assertEquals(List.of("q[one=1, two=2]"), List.copyOf(OUT));
+  }
+
+  @Test
   void aFailingDoFnFailsTheJobWithItsError() throws Exception {
     Pipeline p = Pipeline.create(options());
     p.apply(Create.of("boom"))
@@ -231,6 +293,57 @@ class PortableExecutionTest implements java.io.Serializable {
       all.append(t.getMessage()).append('\n');
     }
     assertTrue(all.toString().contains("user code says boom"), message + "\n" + all);
+  }
+
+  /** The harness of a PROCESS environment is another JVM: results come back through a file. */
+  static final class AppendToFile extends DoFn<String, Void> {
+    private final String file;
+
+    AppendToFile(String file) {
+      this.file = file;
+    }
+
+    @ProcessElement
+    public void process(@Element String e) throws java.io.IOException {
+      synchronized (AppendToFile.class) {
+        java.nio.file.Files.writeString(
+            java.nio.file.Path.of(file),
+            e + "\n",
+            java.nio.file.StandardOpenOption.CREATE,
+            java.nio.file.StandardOpenOption.APPEND);
+      }
+    }
+  }
+
+  @Test
+  void aProcessEnvironmentRunsTheJavaHarnessInAChildProcess(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    // The boot command Beam's PROCESS environment starts: a JVM with this test's classpath.
+    java.nio.file.Path boot = dir.resolve("boot.sh");
+    java.nio.file.Files.writeString(
+        boot,
+        "#!/bin/sh\nexec '"
+            + java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java")
+            + "' -cp '"
+            + System.getProperty("java.class.path")
+            + "' io.arcon.portability.harness.JavaSdkHarnessBoot \"$@\"\n");
+    assertTrue(boot.toFile().setExecutable(true));
+    java.nio.file.Path out = dir.resolve("out.txt");
+    PortablePipelineOptions options = options();
+    options.setDefaultEnvironmentType(Environments.ENVIRONMENT_PROCESS);
+    options.setDefaultEnvironmentConfig("{\"command\": \"" + boot + "\"}");
+    Pipeline p = Pipeline.create(options);
+    p.apply(Create.of("a b", "b"))
+        .apply(
+            FlatMapElements.into(TypeDescriptors.strings()).via(l -> Arrays.asList(l.split(" "))))
+        .apply(Count.perElement())
+        .apply(
+            MapElements.into(TypeDescriptors.strings())
+                .via(kv -> kv.getKey() + "=" + kv.getValue()))
+        .apply(ParDo.of(new AppendToFile(out.toString())));
+    await(start(p));
+    assertEquals(
+        List.of("a=1", "b=2"), java.nio.file.Files.readAllLines(out).stream().sorted().toList());
   }
 
   @Test
