@@ -92,7 +92,10 @@ public final class PortableWordCountBenchmark {
     Options options = PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class);
     if (options.getRuns() <= 0 || options.getLines() <= 0) {
       throw new IllegalArgumentException(
-          "--runs and --lines must be positive, got " + options.getRuns() + " and " + options.getLines());
+          "--runs and --lines must be positive, got "
+              + options.getRuns()
+              + " and "
+              + options.getLines());
     }
     List<Configuration> configurations =
         ConfigurationList.parse(
@@ -113,7 +116,8 @@ public final class PortableWordCountBenchmark {
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.version")));
     report.append(
-        String.format(Locale.ROOT, "%-75s %14s %14s%n", "configuration", "best words/s", "mean words/s"));
+        String.format(
+            Locale.ROOT, "%-75s %14s %14s%n", "configuration", "best words/s", "mean words/s"));
     Map<Configuration, Double> means = new LinkedHashMap<>();
     for (Configuration configuration : configurations) {
       if (options.getWarmupLines() > 0) {
@@ -125,11 +129,7 @@ public final class PortableWordCountBenchmark {
         rates.add(words / seconds);
         log(
             "%s: run %d: %.2f s = %,.0f words/s; heap after GC %,d MB",
-            configuration.label,
-            i,
-            seconds,
-            words / seconds,
-            TimedPipelineRun.usedHeapAfterGcMb());
+            configuration.label, i, seconds, words / seconds, TimedPipelineRun.usedHeapAfterGcMb());
       }
       double best = rates.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
       double mean = rates.stream().mapToDouble(Double::doubleValue).average().orElseThrow();

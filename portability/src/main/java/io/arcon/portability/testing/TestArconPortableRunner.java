@@ -45,6 +45,7 @@ public class TestArconPortableRunner extends PipelineRunner<PipelineResult> {
     try {
       PipelineResult.State state = result.waitUntilFinish(Duration.standardSeconds(timeout));
       if (state == PipelineResult.State.RUNNING || state == PipelineResult.State.STOPPED) {
+        printThreads(result.jobId(), timeout);
         cancelQuietly(result);
         throw new AssertionError(
             "Pipeline (job "
@@ -60,6 +61,31 @@ public class TestArconPortableRunner extends PipelineRunner<PipelineResult> {
       }
       throw e;
     }
+  }
+
+  /**
+   * Where every thread of this JVM was when the job hung (the job server and the EMBEDDED harness
+   * run here too), for whoever reads the test's output.
+   */
+  private static void printThreads(String jobId, long timeout) {
+    StringBuilder dump = new StringBuilder();
+    dump.append("Job ")
+        .append(jobId)
+        .append(" still running after ")
+        .append(timeout)
+        .append(" s; threads before cancelling it:\n");
+    for (var entry : Thread.getAllStackTraces().entrySet()) {
+      Thread thread = entry.getKey();
+      dump.append('"')
+          .append(thread.getName())
+          .append("\" ")
+          .append(thread.getState())
+          .append('\n');
+      for (StackTraceElement frame : entry.getValue()) {
+        dump.append("\tat ").append(frame).append('\n');
+      }
+    }
+    System.err.print(dump);
   }
 
   private static void cancelQuietly(PipelineResult result) {
