@@ -35,13 +35,13 @@ public final class PortableWordCountBenchmark {
   /** Options of the benchmark; {@code --parallelism} is ArconRunner's own. */
   public interface Options extends ArconPipelineOptions {
     @Description("Lines of each measured run (10 words each)")
-    @Default.Long(300_000)
+    @Default.Long(1_000_000)
     long getLines();
 
     void setLines(long value);
 
     @Description("Lines of the warm-up run before each configuration's measured runs")
-    @Default.Long(30_000)
+    @Default.Long(100_000)
     long getWarmupLines();
 
     void setWarmupLines(long value);
