@@ -177,10 +177,11 @@ public final class ExecutableStageOperator implements Operator {
           StateRequestHandlers.forBagUserStateHandlerFactory(
               stageBundles.getProcessBundleDescriptor(),
               new StageUserState(keyed, spec.keys(), lock)));
-      StateRequestHandler multimaps =
-          new StageMultimapUserState(keyed, spec.keys(), (Coder) spec.windowCoder(), lock);
+      StageStateScope scope = new StageStateScope(keyed, spec.keys(), (Coder) spec.windowCoder());
+      StateRequestHandler multimaps = new StageMultimapUserState(scope, lock);
       handlers.put(TypeCase.MULTIMAP_USER_STATE, multimaps);
       handlers.put(TypeCase.MULTIMAP_KEYS_USER_STATE, multimaps);
+      handlers.put(TypeCase.ORDERED_LIST_USER_STATE, new StageOrderedListUserState(scope, lock));
     }
     stateRequests = StateRequestHandlers.delegateBasedUponType(handlers);
     if (context.restore() != null) {
