@@ -1,5 +1,6 @@
 package io.arcon.portability.execution;
 
+import io.arcon.runner.operators.BackendTimeSortedInput;
 import io.arcon.runner.operators.KeyedStateContext;
 import io.arcon.runner.state.KeyedTimer;
 import io.arcon.runtime.operator.Operator;
@@ -40,6 +41,7 @@ import org.apache.beam.sdk.util.construction.graph.ExecutableStage;
 import org.apache.beam.sdk.values.CausedByDrain;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.WindowedValue;
+import org.apache.beam.sdk.values.WindowedValues;
 import org.joda.time.Instant;
 
 /**
@@ -77,6 +79,8 @@ public final class ExecutableStageOperator implements Operator {
       Coder<WindowedValue<?>> inputCoder,
       String stateEngine,
       List<WindowExpiration> windowExpirations,
+      boolean timeSortedInput,
+      long allowedLateness,
       JobBundles bundles,
       MetricsContainerStepMap metrics) {}
 
@@ -118,6 +122,10 @@ public final class ExecutableStageOperator implements Operator {
   private RemoteBundle bundle;
   private FnDataReceiver<WindowedValue<?>> mainInput;
   private long inputWatermark = Long.MIN_VALUE;
+
+  /** Input of a DoFn that requires time-sorted input, kept in the backend until released. */
+  private BackendTimeSortedInput<Object> timeSorted;
+
   private long emittedSinceDrain;
 
   public ExecutableStageOperator(Spec spec) {
@@ -140,6 +148,15 @@ public final class ExecutableStageOperator implements Operator {
           KeyedStateContext.open(
               spec.stateEngine(), context, (Coder) spec.keys().keyCoder(), spec.windowCoder());
       inputWatermark = keyed.restoredInputWatermark();
+      if (spec.timeSortedInput()) {
+        timeSorted =
+            new BackendTimeSortedInput<>(
+                keyed.stateInternals().backend(),
+                (Coder)
+                    ((WindowedValues.FullWindowedValueCoder<?>) (Coder) spec.inputCoder())
+                        .getValueCoder(),
+                spec.windowCoder());
+      }
     }
     EnumMap<TypeCase, StateRequestHandler> handlers = new EnumMap<>(TypeCase.class);
     if (!sideInputs.isEmpty()) {
@@ -160,10 +177,11 @@ public final class ExecutableStageOperator implements Operator {
           StateRequestHandlers.forBagUserStateHandlerFactory(
               stageBundles.getProcessBundleDescriptor(),
               new StageUserState(keyed, spec.keys(), lock)));
-      StateRequestHandler multimaps =
-          new StageMultimapUserState(keyed, spec.keys(), (Coder) spec.windowCoder(), lock);
+      StageStateScope scope = new StageStateScope(keyed, spec.keys(), (Coder) spec.windowCoder());
+      StateRequestHandler multimaps = new StageMultimapUserState(scope, lock);
       handlers.put(TypeCase.MULTIMAP_USER_STATE, multimaps);
       handlers.put(TypeCase.MULTIMAP_KEYS_USER_STATE, multimaps);
+      handlers.put(TypeCase.ORDERED_LIST_USER_STATE, new StageOrderedListUserState(scope, lock));
     }
     stateRequests = StateRequestHandlers.delegateBasedUponType(handlers);
     if (context.restore() != null) {
@@ -276,6 +294,14 @@ public final class ExecutableStageOperator implements Operator {
       releaseHeld();
       return;
     }
+    if (timeSorted != null) {
+      // Behind the release frontier it would be out of order: too late, dropped (as runners-core
+      // drops it); late but within the allowed lateness, it still finds its place.
+      if (value.getTimestamp().getMillis() >= sortedFrontier(inputWatermark)) {
+        timeSorted.add(spec.keys().ofElement(value), (WindowedValue) value);
+      }
+      return;
+    }
     if (sideInputs.isEmpty()) {
       send(value);
       return;
@@ -331,6 +357,17 @@ public final class ExecutableStageOperator implements Operator {
     if (keyed == null) {
       return;
     }
+    if (timeSorted != null) {
+      List<WindowedValue<?>> released = new ArrayList<>();
+      synchronized (lock) {
+        timeSorted.releaseBefore(
+            sortedFrontier(watermark), (key, element) -> released.add(element));
+      }
+      for (WindowedValue<?> element : released) {
+        send(element);
+      }
+      closeBundle();
+    }
     // Timers fire in timestamp order, one timestamp per remote bundle: a timer that a callback
     // sets earlier than one already due must fire first, and the runner learns of it only when
     // the bundle that set it has ended. Fire until nothing is due.
@@ -360,9 +397,21 @@ public final class ExecutableStageOperator implements Operator {
     }
   }
 
+  /** Time-sorted input is released up to the watermark minus the allowed lateness. */
+  private long sortedFrontier(long watermark) {
+    if (watermark == Long.MAX_VALUE || watermark == Long.MIN_VALUE) {
+      return watermark;
+    }
+    long frontier = watermark - spec.allowedLateness();
+    return frontier > watermark ? Long.MIN_VALUE : frontier;
+  }
+
   @Override
   public long outputWatermarkHold() {
     long hold = Long.MAX_VALUE;
+    if (timeSorted != null && timeSorted.size() > 0) {
+      hold = Math.min(hold, Math.max(sortedFrontier(inputWatermark), Long.MIN_VALUE + 1));
+    }
     for (WindowedValue<?> v : held) {
       hold = Math.min(hold, v.getTimestamp().getMillis());
     }

@@ -32,6 +32,7 @@ final class PortablePipelinePreparation {
       Set.of(
           "beam:requirement:pardo:stateful:v1",
           "beam:requirement:pardo:on_window_expiration:v1",
+          "beam:requirement:pardo:time_sorted_input:v1",
           "beam:requirement:pardo:splittable_dofn:v1",
           "beam:requirement:pardo:finalization:v1",
           "beam:requirement:pardo:stable_input:v1");

@@ -324,6 +324,8 @@ final class PortableTranslator {
             (Coder) inputCoder,
             engine,
             windowExpirations(stage, input),
+            requiresTimeSortedInput(stage),
+            allowedLateness(input),
             bundles,
             metrics);
     Supplier<Operator> factory = () -> new ExecutableStageOperator(spec);
@@ -354,14 +356,29 @@ final class PortableTranslator {
     }
   }
 
+  private long allowedLateness(String pCollectionId) {
+    return components
+        .getWindowingStrategiesOrThrow(
+            components.getPcollectionsOrThrow(pCollectionId).getWindowingStrategyId())
+        .getAllowedLateness();
+  }
+
+  /** Whether the stage's first DoFn needs its input in event-time order. */
+  private static boolean requiresTimeSortedInput(ExecutableStage stage) throws IOException {
+    for (PipelineNode.PTransformNode t : stage.getTransforms()) {
+      if (t.getTransform().getSpec().getUrn().equals(PTransformTranslation.PAR_DO_TRANSFORM_URN)
+          && RunnerApi.ParDoPayload.parseFrom(t.getTransform().getSpec().getPayload())
+              .getRequiresTimeSortedInput()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The stage's DoFns with {@code @OnWindowExpiration}, whose expiry timers the runner sets. */
   private List<ExecutableStageOperator.WindowExpiration> windowExpirations(
       ExecutableStage stage, String input) throws IOException {
-    long allowedLateness =
-        components
-            .getWindowingStrategiesOrThrow(
-                components.getPcollectionsOrThrow(input).getWindowingStrategyId())
-            .getAllowedLateness();
+    long allowedLateness = allowedLateness(input);
     List<ExecutableStageOperator.WindowExpiration> out = new ArrayList<>();
     for (PipelineNode.PTransformNode t : stage.getTransforms()) {
       if (!t.getTransform().getSpec().getUrn().equals(PTransformTranslation.PAR_DO_TRANSFORM_URN)) {

@@ -1,6 +1,5 @@
 package io.arcon.portability.execution;
 
-import io.arcon.runner.operators.KeyedStateContext;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,17 +11,14 @@ import org.apache.beam.model.fnexecution.v1.BeamFnApi.StateGetResponse;
 import org.apache.beam.model.fnexecution.v1.BeamFnApi.StateRequest;
 import org.apache.beam.model.fnexecution.v1.BeamFnApi.StateResponse;
 import org.apache.beam.runners.core.StateNamespace;
-import org.apache.beam.runners.core.StateNamespaces;
 import org.apache.beam.runners.core.StateTags;
 import org.apache.beam.runners.fnexecution.state.StateRequestHandler;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.state.MapState;
-import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.util.ByteStringOutputStream;
 import org.apache.beam.vendor.grpc.v1p69p0.com.google.protobuf.ByteString;
-import org.joda.time.Instant;
 
 /**
  * Multimap user state of a stateful stage (what the Java SDK harness builds MapState, SetState and
@@ -34,19 +30,11 @@ import org.joda.time.Instant;
 final class StageMultimapUserState implements StateRequestHandler {
   private static final Coder<List<byte[]>> CHUNKS = ListCoder.of(ByteArrayCoder.of());
 
-  private final KeyedStateContext<Object> keyed;
-  private final StageKeys keys;
-  private final Coder<BoundedWindow> windowCoder;
+  private final StageStateScope scope;
   private final Object lock;
 
-  StageMultimapUserState(
-      KeyedStateContext<Object> keyed,
-      StageKeys keys,
-      Coder<BoundedWindow> windowCoder,
-      Object lock) {
-    this.keyed = keyed;
-    this.keys = keys;
-    this.windowCoder = windowCoder;
+  StageMultimapUserState(StageStateScope scope, Object lock) {
+    this.scope = scope;
     this.lock = lock;
   }
 
@@ -105,11 +93,9 @@ final class StageMultimapUserState implements StateRequestHandler {
 
   private MapState<byte[], List<byte[]>> map(
       String transformId, String stateId, ByteString key, ByteString window) throws IOException {
-    byte[] encodedKey = key.toByteArray();
-    keyed.setCurrentKey(encodedKey, keys.decode(encodedKey), Instant.now());
-    BoundedWindow w = windowCoder.decode(window.newInput());
-    StateNamespace namespace = StateNamespaces.window(windowCoder, w);
-    return keyed
+    StateNamespace namespace = scope.enter(key, window);
+    return scope
+        .keyed()
         .stateInternals()
         .state(
             namespace,

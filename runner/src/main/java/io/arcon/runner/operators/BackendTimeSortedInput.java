@@ -27,7 +27,7 @@ import org.apache.beam.sdk.values.WindowedValues;
  * is one put, releasing is one ordered scan and one range delete, with no per-key sort or timer.
  * Being in the backend, the buffer spills with rocksdb and lmdb like any other state.
  */
-final class BackendTimeSortedInput<InT> implements TimeSortedInput<InT> {
+public final class BackendTimeSortedInput<InT> implements TimeSortedInput<InT> {
   static final String TABLE = "time_sorted_input";
 
   /** Buffered elements read per scan while releasing, so a long release holds no open scan. */
@@ -46,7 +46,7 @@ final class BackendTimeSortedInput<InT> implements TimeSortedInput<InT> {
   private byte[] emptyBelow;
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  BackendTimeSortedInput(
+  public BackendTimeSortedInput(
       StateBackend backend, Coder<InT> inputCoder, Coder<? extends BoundedWindow> w) {
     this.table = backend.table(TABLE);
     this.coder = (Coder) WindowedValues.getFullCoder(inputCoder, (Coder) w);

@@ -14,7 +14,7 @@ import org.apache.beam.sdk.values.WindowedValue;
  * the instance. One buffer per instance instead of runners-core's per-key bag: adding is one
  * insert, releasing one ordered walk, with no per-key sort or timer.
  */
-interface TimeSortedInput<InT> {
+public interface TimeSortedInput<InT> {
 
   /** What the operator does with each released element. */
   interface Release<InT> {
