@@ -178,9 +178,11 @@ public final class ExecutableStageOperator implements Operator {
               stageBundles.getProcessBundleDescriptor(),
               new StageUserState(keyed, spec.keys(), lock)));
       StageStateScope scope = new StageStateScope(keyed, spec.keys(), (Coder) spec.windowCoder());
-      StateRequestHandler multimaps = new StageMultimapUserState(scope, lock);
+      StateRequestHandler multimaps =
+          new StageMultimapUserState(scope, new StateValueCoders(spec.stage()), lock);
       handlers.put(TypeCase.MULTIMAP_USER_STATE, multimaps);
       handlers.put(TypeCase.MULTIMAP_KEYS_USER_STATE, multimaps);
+      handlers.put(TypeCase.MULTIMAP_ENTRIES_USER_STATE, multimaps);
       handlers.put(TypeCase.ORDERED_LIST_USER_STATE, new StageOrderedListUserState(scope, lock));
     }
     stateRequests = StateRequestHandlers.delegateBasedUponType(handlers);
