@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.beam.model.jobmanagement.v1.JobApi;
 import org.apache.beam.model.jobmanagement.v1.JobApi.JobMessage.MessageImportance;
@@ -34,10 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Java pipelines submitted through the job API and run by the Arcon executor, in the EMBEDDED
  * environment (the Java SDK harness in this JVM).
- *
- * <p>While the executor is being written its start refuses every job as unsupported; the tests that
- * need a running job are then skipped (aborted) rather than failed, and run as soon as it starts
- * jobs.
  */
 class EndToEndTest {
 
@@ -124,6 +121,34 @@ class EndToEndTest {
   }
 
   /**
+   * Cancel stops a job that would otherwise never end: the state stream ends CANCELLED, and the
+   * job's DoFn sees no element after that.
+   */
+  @Test
+  void cancelStopsAnEndlessJob(@TempDir Path out) throws Exception {
+    String jobId =
+        submit("endless", TestPipelineProtos.endlessSequenceInto(new CountSequence(out)));
+    Path seen = out.resolve(CountSequence.FILE);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!Files.exists(seen) || Files.size(seen) == 0) {
+      assertTrue(System.nanoTime() < deadline, "no element processed within 60 s");
+      Thread.sleep(50);
+    }
+
+    client.jobs.cancel(JobApi.CancelJobRequest.newBuilder().setJobId(jobId).build());
+    List<JobState.Enum> states = new ArrayList<>();
+    client
+        .jobs
+        .getStateStream(JobServiceClient.stateRequest(jobId))
+        .forEachRemaining(event -> states.add(event.getState()));
+
+    assertEquals(JobState.Enum.CANCELLED, states.get(states.size() - 1), "states: " + states);
+    long afterCancel = Files.size(seen);
+    Thread.sleep(500);
+    assertEquals(afterCancel, Files.size(seen), "elements processed after the job was cancelled");
+  }
+
+  /**
    * The TypeScript and Python SDKs send no runner option (see the TypeScript SDK's
    * PrepareJobRequest in src/test/typescript/proto-dumps): the job server runs their jobs on
    * ArconRunner all the same.
@@ -197,6 +222,25 @@ class EndToEndTest {
     @ProcessElement
     public void process(@Element byte[] element) {
       elements.inc();
+    }
+  }
+
+  /** Appends a byte per element to a file: a record the test can read after the job stopped. */
+  static class CountSequence extends DoFn<Long, Void> {
+    static final String FILE = "sequence-seen";
+    private final String dir;
+
+    CountSequence(Path dir) {
+      this.dir = dir.toString();
+    }
+
+    @ProcessElement
+    public void process(@Element Long element) throws java.io.IOException {
+      Files.write(
+          Path.of(dir, FILE),
+          new byte[] {1},
+          java.nio.file.StandardOpenOption.CREATE,
+          java.nio.file.StandardOpenOption.APPEND);
     }
   }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.beam.model.pipeline.v1.RunnerApi;
 import org.apache.beam.runners.fnexecution.artifact.ArtifactRetrievalService;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.io.GenerateSequence;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.options.PortablePipelineOptions;
 import org.apache.beam.sdk.testing.CrashingRunner;
@@ -14,6 +15,7 @@ import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.util.construction.Environments;
 import org.apache.beam.sdk.util.construction.PipelineTranslation;
 import org.apache.beam.sdk.util.construction.SdkComponents;
+import org.joda.time.Duration;
 
 /** Portable pipelines for the tests, translated by Beam's Java SDK as a client would. */
 final class TestPipelineProtos {
@@ -31,6 +33,24 @@ final class TestPipelineProtos {
     options.setRunner(CrashingRunner.class);
     Pipeline pipeline = Pipeline.create(options);
     pipeline.apply("Impulse", Impulse.create()).apply("Fn", ParDo.of(fn));
+    SdkComponents components = SdkComponents.create(options);
+    components.registerEnvironment(Environments.createOrGetDefaultEnvironment(options));
+    return PipelineTranslation.toProto(pipeline, components, true);
+  }
+
+  /**
+   * An unbounded pipeline that never ends by itself: {@code GenerateSequence} without a limit, 100
+   * elements a second, into {@code fn}.
+   */
+  static RunnerApi.Pipeline endlessSequenceInto(DoFn<Long, ?> fn) {
+    PortablePipelineOptions options =
+        PipelineOptionsFactory.fromArgs("--defaultEnvironmentType=EMBEDDED")
+            .as(PortablePipelineOptions.class);
+    options.setRunner(CrashingRunner.class);
+    Pipeline pipeline = Pipeline.create(options);
+    pipeline
+        .apply("Sequence", GenerateSequence.from(0).withRate(100, Duration.standardSeconds(1)))
+        .apply("Fn", ParDo.of(fn));
     SdkComponents components = SdkComponents.create(options);
     components.registerEnvironment(Environments.createOrGetDefaultEnvironment(options));
     return PipelineTranslation.toProto(pipeline, components, true);
