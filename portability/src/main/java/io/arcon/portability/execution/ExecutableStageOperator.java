@@ -92,11 +92,16 @@ public final class ExecutableStageOperator implements Operator {
   public record WindowExpiration(String transformId, String timerFamily, long allowedLateness) {}
 
   /** A side input as the runner sees it: who reads it and how main windows map to its windows. */
+  /**
+   * A side input of the stage; {@code panes} when it arrives grouped into panes by the runner (a
+   * triggered side input), with {@code coder} the coder of those panes.
+   */
   public record SideInputSpec(
       String transformId,
       String localName,
       org.apache.beam.sdk.transforms.windowing.WindowMappingFn<?> mapping,
-      Coder<WindowedValue<?>> coder) {}
+      Coder<WindowedValue<?>> coder,
+      boolean panes) {}
 
   private record Emitted(int output, WindowedValue<?> value) {}
 
@@ -140,7 +145,7 @@ public final class ExecutableStageOperator implements Operator {
     this.stageBundles = spec.bundles().forStage(spec.stage());
     List<StageSideInputs.Port> ports = new ArrayList<>();
     for (SideInputSpec s : spec.sideInputs()) {
-      ports.add(new StageSideInputs.Port(s.transformId(), s.localName(), s.mapping()));
+      ports.add(new StageSideInputs.Port(s.transformId(), s.localName(), s.mapping(), s.panes()));
     }
     sideInputs = new StageSideInputs(ports);
     if (spec.keys() != null) {

@@ -28,7 +28,9 @@ import org.apache.beam.runners.core.SystemReduceFn;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.runners.fnexecution.wire.WireCoders;
 import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.IterableCoder;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.VoidCoder;
 import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.WindowFn;
@@ -60,6 +62,7 @@ final class PortableTranslator {
 
   private final JobGraph graph = new JobGraph();
   private final Map<String, Producer> producers = new HashMap<>();
+  private final Map<String, Producer> sidePaneProducers = new HashMap<>();
   private final List<StatefulStep> statefulSteps = new ArrayList<>();
   private final RunnerApi.Components components;
   private final ArconPipelineOptions options;
@@ -289,12 +292,15 @@ final class PortableTranslator {
     List<SideInputReference> sideRefs = new ArrayList<>(stage.getSideInputs());
     List<ExecutableStageOperator.SideInputSpec> sides = new ArrayList<>();
     for (SideInputReference ref : sideRefs) {
+      String collection = ref.collection().getId();
+      boolean panes = triggered(collection);
       sides.add(
           new ExecutableStageOperator.SideInputSpec(
               ref.transform().getId(),
               ref.localName(),
               windowMapping(ref),
-              (Coder) runnerCoder(ref.collection().getId())));
+              (Coder) (panes ? paneCoder(collection) : runnerCoder(collection)),
+              panes));
     }
     boolean keyed = !stage.getUserStates().isEmpty() || !stage.getTimers().isEmpty();
     StageKeys keys = null;
@@ -347,13 +353,75 @@ final class PortableTranslator {
       v.connect(p.operator(), p.output(), op, 0);
     }
     for (int i = 0; i < sideRefs.size(); i++) {
-      Producer s = producer(sideRefs.get(i).collection().getId());
+      String collection = sideRefs.get(i).collection().getId();
+      Producer s = sides.get(i).panes() ? sidePanes(collection) : producer(collection);
       graph.connect(s.vertex(), s.operator(), s.output(), v, op, i + 1, EdgeKind.BROADCAST, null);
     }
     op.declareOutputs(outputs.size());
     for (int i = 0; i < outputs.size(); i++) {
       produce(outputs.get(i), v, op, i);
     }
+  }
+
+  // ---------------------------------------------------------------- triggered side inputs
+
+  /** Whether {@code pCollectionId}'s windowing has a trigger other than the default one. */
+  private boolean triggered(String pCollectionId) {
+    return components
+            .getWindowingStrategiesOrThrow(
+                components.getPcollectionsOrThrow(pCollectionId).getWindowingStrategyId())
+            .getTrigger()
+            .getTriggerCase()
+        != RunnerApi.Trigger.TriggerCase.DEFAULT;
+  }
+
+  /** The coder of the panes {@link #sidePanes} emits: {@code KV<Void, Iterable<V>>} per window. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private WindowedValues.FullWindowedValueCoder<?> paneCoder(String pCollectionId)
+      throws IOException {
+    WindowedValues.FullWindowedValueCoder<?> elements = runnerCoder(pCollectionId);
+    return WindowedValues.FullWindowedValueCoder.of(
+        KvCoder.of(VoidCoder.of(), IterableCoder.of((Coder) elements.getValueCoder())),
+        elements.getWindowCoder());
+  }
+
+  /**
+   * A triggered side input grouped into panes on the runner side, once per PCollection however many
+   * stages read it: every element under one key, through a GroupByKey with the PCollection's own
+   * windowing strategy, so each firing of its trigger emits the window's content as one pane — what
+   * Beam's classic runners materialize a view from.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private Producer sidePanes(String pCollectionId) throws IOException {
+    Producer existing = sidePaneProducers.get(pCollectionId);
+    if (existing != null) {
+      return existing;
+    }
+    String name = components.getPcollectionsOrThrow(pCollectionId).getUniqueName() + "/SidePanes";
+    WindowedValues.FullWindowedValueCoder<?> elements = runnerCoder(pCollectionId);
+    WindowingStrategy<?, ?> windowing = windowingStrategy(pCollectionId, name);
+    String engine = stateBackends.engineFor(name);
+    statefulSteps.add(new StatefulStep(name, engine, StatefulStep.Kind.GROUP_BY_KEY));
+    GroupByKeyOperator.Spec spec =
+        new GroupByKeyOperator.Spec(
+            name,
+            options,
+            VoidCoder.of(),
+            windowing,
+            (SystemReduceFn) SystemReduceFn.buffering(elements.getValueCoder()),
+            engine,
+            new OperatorMetrics(metrics, name));
+    Producer p = producer(pCollectionId);
+    OperatorNode keying = p.vertex().addOperator(name + "/Key", VoidKeying::new);
+    p.vertex().connect(p.operator(), p.output(), keying, 0);
+    keying.declareOutputs(1);
+    Vertex v = graph.addVertex(name, options.getParallelism());
+    OperatorNode op = v.addOperator(name, () -> new GroupByKeyOperator<>(spec));
+    graph.connect(p.vertex(), keying, 0, v, op, 0, EdgeKind.KEYED, element -> new byte[0]);
+    op.declareOutputs(1);
+    Producer panes = new Producer(v, op, 0);
+    sidePaneProducers.put(pCollectionId, panes);
+    return panes;
   }
 
   private long allowedLateness(String pCollectionId) {

@@ -26,12 +26,12 @@ import org.apache.beam.sdk.values.WindowedValue;
  * state requests, and the readiness test that holds back main-input elements.
  *
  * <p>A side input is ready for a main-input window once the side input's watermark passed the end
- * of the side-input window it maps to: its content for that window is then complete. (Java
- * pipelines on ArconRunner see side inputs as materialized panes, ready with the first one; a
- * portable side input arrives element by element, so a window with data is not yet a pane.
- * Triggered side inputs therefore become visible only when their window is complete.) The SDK maps
- * windows itself when it asks for a side input; the runner maps them only to decide readiness, with
- * the side input's default window mapping.
+ * of the side-input window it maps to: its content for that window is then complete. A side input
+ * whose windowing has a trigger of its own arrives instead as panes: the translator groups it on
+ * the runner side with that windowing strategy (as Beam's classic runners materialize a view), each
+ * pane is the whole content of its window and replaces the one before, and the window is ready with
+ * its first pane. The SDK maps windows itself when it asks for a side input; the runner maps them
+ * only to decide readiness, with the side input's default window mapping.
  */
 final class StageSideInputs implements StateRequestHandlers.SideInputHandlerFactory {
 
@@ -40,17 +40,28 @@ final class StageSideInputs implements StateRequestHandlers.SideInputHandlerFact
     final String transformId;
     final String localName;
     final WindowMappingFn<?> mapping;
+
+    /**
+     * Whether elements arrive as panes ({@code KV<Void, Iterable<V>>} from the runner-side grouping
+     * of a triggered side input) rather than one by one.
+     */
+    final boolean panes;
+
     final Map<BoundedWindow, List<Object>> values = new HashMap<>();
 
-    /** Every element as it arrived (one window each), which is what a checkpoint keeps. */
-    final List<WindowedValue<?>> elements = new ArrayList<>();
+    /**
+     * What a checkpoint keeps: every element as it arrived (one window each), or for panes the
+     * newest pane of each window.
+     */
+    final Map<BoundedWindow, List<WindowedValue<?>>> elements = new LinkedHashMap<>();
 
     long watermark = Long.MIN_VALUE;
 
-    Port(String transformId, String localName, WindowMappingFn<?> mapping) {
+    Port(String transformId, String localName, WindowMappingFn<?> mapping, boolean panes) {
       this.transformId = transformId;
       this.localName = localName;
       this.mapping = mapping;
+      this.panes = panes;
     }
 
     BoundedWindow sideWindow(BoundedWindow mainWindow) {
@@ -68,14 +79,23 @@ final class StageSideInputs implements StateRequestHandlers.SideInputHandlerFact
     return ports.isEmpty();
   }
 
-  /** Adds an element of side input {@code index} (0-based), in each of its windows. */
+  /**
+   * Adds an element of side input {@code index} (0-based), in each of its windows; a pane replaces
+   * its window's content.
+   */
   synchronized void add(int index, WindowedValue<?> element) {
     Port port = ports.get(index);
     for (WindowedValue<?> single : element.explodeWindows()) {
-      port.elements.add(single);
-      port.values
-          .computeIfAbsent(single.getWindows().iterator().next(), x -> new ArrayList<>())
-          .add(single.getValue());
+      BoundedWindow window = single.getWindows().iterator().next();
+      if (port.panes) {
+        List<Object> content = new ArrayList<>();
+        ((KV<?, Iterable<?>>) single.getValue()).getValue().forEach(content::add);
+        port.values.put(window, content);
+        port.elements.put(window, List.of(single));
+      } else {
+        port.elements.computeIfAbsent(window, x -> new ArrayList<>()).add(single);
+        port.values.computeIfAbsent(window, x -> new ArrayList<>()).add(single.getValue());
+      }
     }
   }
 
@@ -84,7 +104,9 @@ final class StageSideInputs implements StateRequestHandlers.SideInputHandlerFact
   }
 
   synchronized List<WindowedValue<?>> elementsOf(int index) {
-    return List.copyOf(ports.get(index).elements);
+    List<WindowedValue<?>> all = new ArrayList<>();
+    ports.get(index).elements.values().forEach(all::addAll);
+    return all;
   }
 
   synchronized long watermarkOf(int index) {
@@ -100,6 +122,9 @@ final class StageSideInputs implements StateRequestHandlers.SideInputHandlerFact
   synchronized boolean isReady(BoundedWindow mainWindow) {
     for (Port port : ports) {
       BoundedWindow side = port.sideWindow(mainWindow);
+      if (port.panes && port.values.containsKey(side)) {
+        continue;
+      }
       if (port.watermark <= side.maxTimestamp().getMillis() && port.watermark != Long.MAX_VALUE) {
         return false;
       }

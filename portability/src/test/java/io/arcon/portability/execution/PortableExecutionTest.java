@@ -24,13 +24,19 @@ import org.apache.beam.sdk.options.PortablePipelineOptions;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
 import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.Count;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.FlatMapElements;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Sum;
 import org.apache.beam.sdk.transforms.View;
+import org.apache.beam.sdk.transforms.windowing.AfterPane;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
+import org.apache.beam.sdk.transforms.windowing.Repeatedly;
+import org.apache.beam.sdk.transforms.windowing.Window;
 import org.apache.beam.sdk.util.construction.Environments;
 import org.apache.beam.sdk.util.construction.PipelineOptionsTranslation;
 import org.apache.beam.sdk.util.construction.PipelineTranslation;
@@ -39,6 +45,7 @@ import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.TypeDescriptors;
+import org.joda.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** Java pipelines as portable protos, run by the executor with the EMBEDDED SDK harness. */
@@ -124,6 +131,41 @@ class PortableExecutionTest implements java.io.Serializable {
         .apply(ParDo.of(new Collect()));
     await(start(p));
     assertEquals(List.of("x6", "y6"), OUT.stream().sorted().toList());
+  }
+
+  /**
+   * A side input with a trigger of its own is seen pane by pane, the newest pane replacing the one
+   * before (as Beam's classic runners materialize views): a singleton view of a discarding,
+   * per-element-triggered sum holds one value, one of the sums fired — never several values.
+   */
+  @Test
+  void aTriggeredSideInputIsSeenAsItsNewestPane() throws Exception {
+    OUT.clear();
+    Pipeline p = Pipeline.create(options());
+    PCollectionView<Long> side =
+        p.apply("side", Create.of(1L, 2L, 3L, 4L, 5L))
+            .apply(
+                Window.<Long>into(new GlobalWindows())
+                    .triggering(Repeatedly.forever(AfterPane.elementCountAtLeast(1)))
+                    .withAllowedLateness(Duration.ZERO)
+                    .discardingFiredPanes())
+            .apply(Combine.globally(Sum.ofLongs()).withoutDefaults().asSingletonView());
+    p.apply("main", Create.of("x"))
+        .apply(
+            ParDo.of(
+                    new DoFn<String, String>() {
+                      @ProcessElement
+                      public void process(ProcessContext c) {
+                        c.output(c.element() + c.sideInput(side));
+                      }
+                    })
+                .withSideInputs(side))
+        .apply(ParDo.of(new Collect()));
+    await(start(p));
+    List<String> out = List.copyOf(OUT);
+    assertEquals(1, out.size(), "outputs: " + out);
+    long sum = Long.parseLong(out.get(0).substring(1));
+    assertTrue(sum >= 1 && sum <= 15, "a sum of fired elements: " + out);
   }
 
   @Test
