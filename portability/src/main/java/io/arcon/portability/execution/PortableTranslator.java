@@ -181,13 +181,18 @@ final class PortableTranslator {
     produce(onlyOutput(node), vertexOf(op), op, 0);
   }
 
-  private void flatten(PipelineNode.PTransformNode node) {
+  private void flatten(PipelineNode.PTransformNode node) throws IOException {
     String name = nameOf(node);
+    String output = onlyOutput(node);
     List<String> inputs = new ArrayList<>(node.getTransform().getInputsMap().values());
-    Vertex common = null;
-    boolean same = !inputs.isEmpty();
+    List<Producer> sources = new ArrayList<>();
     for (String in : inputs) {
-      Vertex v = producer(in).vertex();
+      sources.add(inSameCoder(producer(in), in, output, name));
+    }
+    Vertex common = null;
+    boolean same = !sources.isEmpty();
+    for (Producer p : sources) {
+      Vertex v = p.vertex();
       if (common != null && common != v) {
         same = false;
       }
@@ -196,20 +201,75 @@ final class PortableTranslator {
     OperatorNode op;
     if (same) {
       op = common.addOperator(name, ForwardOperator::new);
-      for (String in : inputs) {
-        Producer p = producer(in);
+      for (Producer p : sources) {
         common.connect(p.operator(), p.output(), op, 0);
       }
     } else {
       Vertex v = graph.addVertex(name, options.getParallelism());
       op = v.addOperator(name, ForwardOperator::new);
-      for (String in : inputs) {
-        Producer p = producer(in);
+      for (Producer p : sources) {
         graph.connect(p.vertex(), p.operator(), p.output(), v, op, 0, EdgeKind.FORWARD, null);
       }
     }
     op.declareOutputs(1);
-    produce(onlyOutput(node), vertexOf(op), op, 0);
+    produce(output, vertexOf(op), op, 0);
+  }
+
+  /**
+   * {@code input}'s elements in the runner form of {@code output}: as they are when both have the
+   * same wire coder, else re-encoded through the SDK's coders, which the runner must be able to
+   * load.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private Producer inSameCoder(Producer producer, String input, String output, String step)
+      throws IOException {
+    Coder<?> inputRunner = runnerCoder(input);
+    Coder<?> outputRunner = runnerCoder(output);
+    if (inputRunner.equals(outputRunner)) {
+      return producer;
+    }
+    CoderTranscoding.Coders coders;
+    try {
+      coders =
+          new CoderTranscoding.Coders(
+              (Coder) inputRunner,
+              (Coder) sdkCoder(input),
+              (Coder) sdkCoder(output),
+              (Coder) outputRunner);
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException(
+          "Flatten '"
+              + step
+              + "' reads "
+              + input
+              + " with coder "
+              + inputRunner
+              + " but writes "
+              + output
+              + " with "
+              + outputRunner
+              + "; ArconRunner converts between them only when it can load both coders (Beam's"
+              + " standard coders, or Java coders on its class path): "
+              + e.getMessage(),
+          e);
+    }
+    OperatorNode transcoding =
+        producer.vertex().addOperator(step + "/" + input, () -> new CoderTranscoding(coders));
+    producer.vertex().connect(producer.operator(), producer.output(), transcoding, 0);
+    transcoding.declareOutputs(1);
+    return new Producer(producer.vertex(), transcoding, 0);
+  }
+
+  /** The SDK side's wire coder of a PCollection (its own coders, unknown ones length-prefixed). */
+  private Coder<?> sdkCoder(String pCollectionId) throws IOException {
+    RunnerApi.Components.Builder builder = components.toBuilder();
+    String id =
+        WireCoders.addSdkWireCoder(
+            PipelineNode.pCollection(
+                pCollectionId, components.getPcollectionsOrThrow(pCollectionId)),
+            builder,
+            RunnerApi.ExecutableStagePayload.WireCoderSetting.getDefaultInstance());
+    return RehydratedComponents.forComponents(builder.build()).getCoder(id);
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
