@@ -23,7 +23,6 @@ import org.apache.beam.runners.core.StateNamespaces;
 import org.apache.beam.runners.core.TimerInternals.TimerData;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.runners.fnexecution.control.BundleCheckpointHandler;
-import org.apache.beam.runners.fnexecution.control.BundleFinalizationHandlers;
 import org.apache.beam.runners.fnexecution.control.BundleProgressHandler;
 import org.apache.beam.runners.fnexecution.control.OutputReceiverFactory;
 import org.apache.beam.runners.fnexecution.control.RemoteBundle;
@@ -115,7 +114,18 @@ public final class ExecutableStageOperator implements Operator {
   private final ConcurrentLinkedQueue<SetTimer> timersSet = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<Residual> residualsReturned = new ConcurrentLinkedQueue<>();
   private final List<Residual> residuals = new ArrayList<>();
-  private final ArrayDeque<WindowedValue<?>> held = new ArrayDeque<>();
+
+  /**
+   * Main-input elements waiting for their side inputs, each with the number of main-input watermark
+   * advances before it arrived: released elements that arrived between different watermarks go to
+   * different bundles, as they would have without the wait (so a bundle's finalization can run
+   * before the elements that came after a watermark).
+   */
+  private final ArrayDeque<Held> held = new ArrayDeque<>();
+
+  private record Held(WindowedValue<?> value, long watermarkAdvances) {}
+
+  private long watermarkAdvances;
 
   private OperatorContext context;
   private Output output;
@@ -123,7 +133,7 @@ public final class ExecutableStageOperator implements Operator {
   private StageSideInputs sideInputs;
   private KeyedStateContext<Object> keyed;
   private StateRequestHandler stateRequests;
-  private BundleFinalizationHandlers.InMemoryFinalizer finalizer;
+  private StageBundleFinalizer finalizer;
   private RemoteBundle bundle;
   private FnDataReceiver<WindowedValue<?>> mainInput;
   private long inputWatermark = Long.MIN_VALUE;
@@ -195,7 +205,7 @@ public final class ExecutableStageOperator implements Operator {
       StageSnapshot.restore(this, context.restore());
     }
     finalizer =
-        BundleFinalizationHandlers.inMemoryFinalizer(stageBundles.getInstructionRequestHandler());
+        new StageBundleFinalizer(stageBundles.getInstructionRequestHandler(), spec.stepName());
   }
 
   // ---------------------------------------------------------------- remote bundles
@@ -256,7 +266,7 @@ public final class ExecutableStageOperator implements Operator {
     applyTimers();
     residuals.addAll(drainQueue(residualsReturned));
     if (!context.checkpointingEnabled()) {
-      finalizer.finalizeAllOutstandingBundles();
+      finalizer.finalizeOutstandingBundles();
     }
   }
 
@@ -317,30 +327,38 @@ public final class ExecutableStageOperator implements Operator {
       if (held.isEmpty() && sideInputs.isReady(single.getWindows().iterator().next())) {
         send(single);
       } else {
-        held.add(single);
+        held.add(new Held(single, watermarkAdvances));
       }
     }
   }
 
-  /** Sends the held elements whose side inputs are ready now, in arrival order. */
+  /**
+   * Sends the held elements whose side inputs are ready now, in arrival order, in one bundle per
+   * main-input watermark they arrived under.
+   */
   private void releaseHeld() throws Exception {
-    Iterator<WindowedValue<?>> it = held.iterator();
-    List<WindowedValue<?>> ready = new ArrayList<>();
+    Iterator<Held> it = held.iterator();
+    List<Held> ready = new ArrayList<>();
     while (it.hasNext()) {
-      WindowedValue<?> v = it.next();
-      if (sideInputs.isReady(v.getWindows().iterator().next())) {
-        ready.add(v);
+      Held h = it.next();
+      if (sideInputs.isReady(h.value().getWindows().iterator().next())) {
+        ready.add(h);
         it.remove();
       }
     }
-    for (WindowedValue<?> v : ready) {
-      send(v);
+    for (int i = 0; i < ready.size(); i++) {
+      if (i > 0 && ready.get(i).watermarkAdvances() != ready.get(i - 1).watermarkAdvances()) {
+        closeBundle();
+      }
+      send(ready.get(i).value());
     }
   }
 
   @Override
   public void advancePortWatermark(int port, long watermark) throws Exception {
-    if (port > 0) {
+    if (port == 0) {
+      watermarkAdvances++;
+    } else {
       closeBundle();
       sideInputs.advanceWatermark(port - 1, watermark);
       releaseHeld();
@@ -419,8 +437,8 @@ public final class ExecutableStageOperator implements Operator {
     if (timeSorted != null && timeSorted.size() > 0) {
       hold = Math.min(hold, Math.max(sortedFrontier(inputWatermark), Long.MIN_VALUE + 1));
     }
-    for (WindowedValue<?> v : held) {
-      hold = Math.min(hold, v.getTimestamp().getMillis());
+    for (Held h : held) {
+      hold = Math.min(hold, h.value().getTimestamp().getMillis());
     }
     for (Residual r : residuals) {
       hold = Math.min(hold, r.hold());
@@ -633,7 +651,7 @@ public final class ExecutableStageOperator implements Operator {
   }
 
   List<WindowedValue<?>> heldElements() {
-    return List.copyOf(held);
+    return held.stream().<WindowedValue<?>>map(Held::value).toList();
   }
 
   List<Residual> residuals() {
@@ -655,7 +673,7 @@ public final class ExecutableStageOperator implements Operator {
   /** Puts back what a checkpoint kept (called from {@link #open}). */
   void restored(
       List<WindowedValue<?>> heldElements, List<Residual> restoredResiduals, long watermark) {
-    held.addAll(heldElements);
+    heldElements.forEach(v -> held.add(new Held(v, watermarkAdvances)));
     residuals.addAll(restoredResiduals);
     if (keyed == null) {
       inputWatermark = Math.max(inputWatermark, watermark);
@@ -664,7 +682,7 @@ public final class ExecutableStageOperator implements Operator {
 
   @Override
   public void epochCompleted(long epoch) {
-    finalizer.finalizeAllOutstandingBundles();
+    finalizer.finalizeOutstandingBundles();
   }
 
   @Override
