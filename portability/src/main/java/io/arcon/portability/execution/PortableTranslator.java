@@ -286,18 +286,8 @@ final class PortableTranslator {
               + ", whose coder is not a KV coder: "
               + inputCoder.getValueCoder());
     }
-    WindowingStrategy<?, ?> windowing = windowingStrategy(input, name);
-    String engine = stateBackends.engineFor(name);
-    statefulSteps.add(new StatefulStep(name, engine, StatefulStep.Kind.GROUP_BY_KEY));
     GroupByKeyOperator.Spec spec =
-        new GroupByKeyOperator.Spec(
-            name,
-            options,
-            kv.getKeyCoder(),
-            windowing,
-            (SystemReduceFn) SystemReduceFn.buffering(kv.getValueCoder()),
-            engine,
-            new OperatorMetrics(metrics, name));
+        groupByKeySpec(name, input, kv.getKeyCoder(), kv.getValueCoder());
     Coder<Object> keyCoder = (Coder<Object>) kv.getKeyCoder();
     KeyExtractor byKey =
         element ->
@@ -309,6 +299,26 @@ final class PortableTranslator {
     graph.connect(p.vertex(), p.operator(), p.output(), v, op, 0, EdgeKind.KEYED, byKey);
     op.declareOutputs(1);
     produce(onlyOutput(node), v, op, 0);
+  }
+
+  /**
+   * A runner-side GroupByKey named {@code name} over {@code input}, with {@code input}'s windowing
+   * strategy, in the state backend chosen for it (registered as a stateful step).
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private GroupByKeyOperator.Spec groupByKeySpec(
+      String name, String input, Coder<?> keyCoder, Coder<?> valueCoder) {
+    WindowingStrategy<?, ?> windowing = windowingStrategy(input, name);
+    String engine = stateBackends.engineFor(name);
+    statefulSteps.add(new StatefulStep(name, engine, StatefulStep.Kind.GROUP_BY_KEY));
+    return new GroupByKeyOperator.Spec(
+        name,
+        options,
+        keyCoder,
+        windowing,
+        (SystemReduceFn) SystemReduceFn.buffering(valueCoder),
+        engine,
+        new OperatorMetrics(metrics, name));
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -458,19 +468,9 @@ final class PortableTranslator {
       return existing;
     }
     String name = components.getPcollectionsOrThrow(pCollectionId).getUniqueName() + "/SidePanes";
-    WindowedValues.FullWindowedValueCoder<?> elements = runnerCoder(pCollectionId);
-    WindowingStrategy<?, ?> windowing = windowingStrategy(pCollectionId, name);
-    String engine = stateBackends.engineFor(name);
-    statefulSteps.add(new StatefulStep(name, engine, StatefulStep.Kind.GROUP_BY_KEY));
     GroupByKeyOperator.Spec spec =
-        new GroupByKeyOperator.Spec(
-            name,
-            options,
-            VoidCoder.of(),
-            windowing,
-            (SystemReduceFn) SystemReduceFn.buffering(elements.getValueCoder()),
-            engine,
-            new OperatorMetrics(metrics, name));
+        groupByKeySpec(
+            name, pCollectionId, VoidCoder.of(), runnerCoder(pCollectionId).getValueCoder());
     Producer p = producer(pCollectionId);
     OperatorNode keying = p.vertex().addOperator(name + "/Key", VoidKeying::new);
     p.vertex().connect(p.operator(), p.output(), keying, 0);
