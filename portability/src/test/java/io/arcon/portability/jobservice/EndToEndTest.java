@@ -59,11 +59,7 @@ class EndToEndTest {
   void aTinyPipelineReachesDone() throws Exception {
     String jobId = submit("tiny", TestPipelineProtos.impulseThen(new CountElements()));
 
-    List<JobState.Enum> states = new ArrayList<>();
-    client
-        .jobs
-        .getStateStream(JobServiceClient.stateRequest(jobId))
-        .forEachRemaining(event -> states.add(event.getState()));
+    List<JobState.Enum> states = statesUntilEnd(jobId);
 
     assertEquals(JobState.Enum.DONE, states.get(states.size() - 1), "states: " + states);
     assertTrue(states.contains(JobState.Enum.RUNNING), "states: " + states);
@@ -136,11 +132,7 @@ class EndToEndTest {
     }
 
     client.jobs.cancel(JobApi.CancelJobRequest.newBuilder().setJobId(jobId).build());
-    List<JobState.Enum> states = new ArrayList<>();
-    client
-        .jobs
-        .getStateStream(JobServiceClient.stateRequest(jobId))
-        .forEachRemaining(event -> states.add(event.getState()));
+    List<JobState.Enum> states = statesUntilEnd(jobId);
 
     assertEquals(JobState.Enum.CANCELLED, states.get(states.size() - 1), "states: " + states);
     long afterCancel = Files.size(seen);
@@ -167,11 +159,7 @@ class EndToEndTest {
             TestPipelineProtos.impulseThen(new CountElements()),
             typeScriptOptions);
 
-    List<JobState.Enum> states = new ArrayList<>();
-    client
-        .jobs
-        .getStateStream(JobServiceClient.stateRequest(jobId))
-        .forEachRemaining(event -> states.add(event.getState()));
+    List<JobState.Enum> states = statesUntilEnd(jobId);
     assertEquals(JobState.Enum.DONE, states.get(states.size() - 1), "states: " + states);
   }
 
@@ -197,6 +185,16 @@ class EndToEndTest {
     assertEquals(
         0, client.jobs.getJobs(JobApi.GetJobsRequest.getDefaultInstance()).getJobInfoCount());
     assertFalse(Files.exists(temp.resolve(preparation.getStagingSessionToken())));
+  }
+
+  /** The job's state stream, read until the job ends. */
+  private List<JobState.Enum> statesUntilEnd(String jobId) {
+    List<JobState.Enum> states = new ArrayList<>();
+    client
+        .jobs
+        .getStateStream(JobServiceClient.stateRequest(jobId))
+        .forEachRemaining(event -> states.add(event.getState()));
+    return states;
   }
 
   private String submit(String name, RunnerApi.Pipeline pipeline) throws Exception {
