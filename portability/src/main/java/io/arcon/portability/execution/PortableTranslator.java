@@ -6,6 +6,7 @@ import io.arcon.runner.operators.ForwardOperator;
 import io.arcon.runner.operators.GroupByKeyOperator;
 import io.arcon.runner.operators.ImpulseSource;
 import io.arcon.runner.operators.TestStreamSource;
+import io.arcon.runner.state.KeyEncoder;
 import io.arcon.runner.state.StateBackendSelection;
 import io.arcon.runner.translation.StatefulStep;
 import io.arcon.runner.translation.Translation;
@@ -35,7 +36,6 @@ import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.WindowFn;
 import org.apache.beam.sdk.transforms.windowing.WindowMappingFn;
-import org.apache.beam.sdk.util.CoderUtils;
 import org.apache.beam.sdk.util.construction.PTransformTranslation;
 import org.apache.beam.sdk.util.construction.RehydratedComponents;
 import org.apache.beam.sdk.util.construction.TestStreamTranslation;
@@ -44,8 +44,6 @@ import org.apache.beam.sdk.util.construction.graph.FusedPipeline;
 import org.apache.beam.sdk.util.construction.graph.PipelineNode;
 import org.apache.beam.sdk.util.construction.graph.QueryablePipeline;
 import org.apache.beam.sdk.util.construction.graph.SideInputReference;
-import org.apache.beam.sdk.values.KV;
-import org.apache.beam.sdk.values.WindowedValue;
 import org.apache.beam.sdk.values.WindowedValues;
 import org.apache.beam.sdk.values.WindowingStrategy;
 
@@ -288,11 +286,7 @@ final class PortableTranslator {
     }
     GroupByKeyOperator.Spec spec =
         groupByKeySpec(name, input, kv.getKeyCoder(), kv.getValueCoder());
-    Coder<Object> keyCoder = (Coder<Object>) kv.getKeyCoder();
-    KeyExtractor byKey =
-        element ->
-            CoderUtils.encodeToByteArray(
-                keyCoder, ((KV<?, ?>) ((WindowedValue<?>) element).getValue()).getKey());
+    KeyExtractor byKey = KeyEncoder.ofWindowedKv(kv.getKeyCoder());
     Producer p = producer(input);
     Vertex v = graph.addVertex(name, options.getParallelism());
     OperatorNode op = v.addOperator(name, () -> new GroupByKeyOperator<>(spec));

@@ -35,7 +35,6 @@ import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.CombineWithContext.CombineFnWithContext;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.TimestampCombiner;
-import org.apache.beam.sdk.util.CoderUtils;
 import org.apache.beam.sdk.util.CombineFnUtil;
 import org.joda.time.Instant;
 
@@ -101,6 +100,7 @@ public final class BackendStateInternals<K> implements StateInternals {
 
   private final StateBackend backend;
   private final Coder<K> keyCoder;
+  private final KeyEncoder keyEncoder;
   private final StateTable stateTable;
   private final StateTable holdTable;
   private final StateTable holdIndexTable;
@@ -124,6 +124,7 @@ public final class BackendStateInternals<K> implements StateInternals {
   public BackendStateInternals(StateBackend backend, Coder<K> keyCoder) {
     this.backend = Objects.requireNonNull(backend, "backend");
     this.keyCoder = Objects.requireNonNull(keyCoder, "keyCoder");
+    this.keyEncoder = KeyEncoder.of(keyCoder);
     this.stateTable = backend.table(STATE_TABLE);
     this.holdTable = backend.table(HOLD_TABLE);
     this.holdIndexTable = backend.table(HOLD_INDEX_TABLE);
@@ -153,7 +154,7 @@ public final class BackendStateInternals<K> implements StateInternals {
   /** Makes {@code key} current, encoding it with the key coder. */
   public void setKey(K key) {
     try {
-      setKey(key, CoderUtils.encodeToByteArray(keyCoder, key));
+      setKey(key, keyEncoder.encode(key));
     } catch (CoderException e) {
       throw new IllegalArgumentException(
           "Could not encode key " + key + " with the key coder " + keyCoder, e);

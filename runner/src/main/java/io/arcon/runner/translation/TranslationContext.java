@@ -3,11 +3,11 @@ package io.arcon.runner.translation;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.progress.ReadProgress;
+import io.arcon.runner.state.KeyEncoder;
 import io.arcon.runner.state.StateBackendSelection;
 import io.arcon.runner.tss.TssLink;
 import io.arcon.runtime.graph.EdgeKind;
 import io.arcon.runtime.graph.JobGraph;
-import io.arcon.runtime.graph.KeyExtractor;
 import io.arcon.runtime.graph.OperatorNode;
 import io.arcon.runtime.graph.Vertex;
 import io.arcon.runtime.job.JobActivity;
@@ -25,11 +25,8 @@ import org.apache.beam.sdk.coders.CoderRegistry;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.runners.AppliedPTransform;
 import org.apache.beam.sdk.runners.TransformHierarchy;
-import org.apache.beam.sdk.util.CoderUtils;
-import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionView;
-import org.apache.beam.sdk.values.WindowedValue;
 
 /**
  * What translation accumulates: the job graph under construction, where each PCollection is
@@ -246,7 +243,8 @@ public final class TranslationContext {
       Coder<?> keyCoder) {
     Vertex v = graph.addVertex(name, parallelism());
     OperatorNode op = v.addOperator(name, factory);
-    graph.connect(fromVertex, from, output, v, op, 0, EdgeKind.KEYED, byKey(keyCoder));
+    graph.connect(
+        fromVertex, from, output, v, op, 0, EdgeKind.KEYED, KeyEncoder.ofWindowedKv(keyCoder));
     return op;
   }
 
@@ -285,14 +283,5 @@ public final class TranslationContext {
           "A keyed step needs KV input with a KvCoder, but " + keyedInput + " has coder " + coder);
     }
     return kv.getKeyCoder();
-  }
-
-  /** Routes a windowed KV by its encoded key, so equal keys meet in one parallel instance. */
-  @SuppressWarnings("unchecked")
-  private static KeyExtractor byKey(Coder<?> keyCoder) {
-    Coder<Object> kc = (Coder<Object>) keyCoder;
-    return element ->
-        CoderUtils.encodeToByteArray(
-            kc, ((KV<?, ?>) ((WindowedValue<?>) element).getValue()).getKey());
   }
 }
