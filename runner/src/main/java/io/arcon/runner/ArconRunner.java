@@ -3,6 +3,7 @@ package io.arcon.runner;
 import io.arcon.runner.checkpointing.CheckpointSettings;
 import io.arcon.runner.checkpointing.EpochMetrics;
 import io.arcon.runner.harness.HarnessLogLevels;
+import io.arcon.runner.metrics.MetricsWorkScope;
 import io.arcon.runner.progress.ProgressReporter;
 import io.arcon.runner.translation.PipelineTranslator;
 import io.arcon.runner.translation.Translation;
@@ -156,7 +157,8 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             translation.manualClock() == null && translation.usesSynchronizedTime(),
             checkpoints.enabled(),
             initialRestore,
-            options.getEpochFaultInjector());
+            options.getEpochFaultInjector(),
+            MetricsWorkScope.INSTANCE);
     // This JVM is the job's SDK harness: its user code logs at the job's harness log levels.
     HarnessLogLevels.Lease logLevels = HarnessLogLevels.apply(options.as(SdkHarnessOptions.class));
     CheckpointStore store = null;

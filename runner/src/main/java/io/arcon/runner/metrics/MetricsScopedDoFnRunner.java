@@ -2,7 +2,6 @@ package io.arcon.runner.metrics;
 
 import org.apache.beam.runners.core.DoFnRunner;
 import org.apache.beam.sdk.metrics.MetricsContainer;
-import org.apache.beam.sdk.metrics.MetricsEnvironment;
 import org.apache.beam.sdk.state.TimeDomain;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
@@ -17,12 +16,14 @@ import org.joda.time.Instant;
  * late-data-dropping one): those layers report metrics of their own, e.g. dropped late elements.
  * Pushback runners (side inputs, splittable {@code ProcessFnRunner}) are built over this one.
  *
- * <p>Runs once per element and timer, so it swaps the container directly instead of allocating a
- * scope object per call.
+ * <p>Runs once per element and timer, so it enters the step on the thread's {@link
+ * StepContainerSwitch} (a field swap) instead of setting Beam's thread-local container per call.
  */
 final class MetricsScopedDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
   private final DoFnRunner<InT, OutT> delegate;
   private final MetricsContainer container;
+  private final StepContainerSwitch.OfCallingThread threadSwitch =
+      new StepContainerSwitch.OfCallingThread();
 
   MetricsScopedDoFnRunner(DoFnRunner<InT, OutT> delegate, MetricsContainer container) {
     this.delegate = delegate;
@@ -31,21 +32,23 @@ final class MetricsScopedDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> 
 
   @Override
   public void startBundle() {
-    MetricsContainer previous = MetricsEnvironment.setCurrentContainer(container);
+    StepContainerSwitch sw = threadSwitch.get();
+    MetricsContainer previous = sw.enter(container);
     try {
       delegate.startBundle();
     } finally {
-      MetricsEnvironment.setCurrentContainer(previous);
+      sw.exit(previous);
     }
   }
 
   @Override
   public void processElement(WindowedValue<InT> elem) {
-    MetricsContainer previous = MetricsEnvironment.setCurrentContainer(container);
+    StepContainerSwitch sw = threadSwitch.get();
+    MetricsContainer previous = sw.enter(container);
     try {
       delegate.processElement(elem);
     } finally {
-      MetricsEnvironment.setCurrentContainer(previous);
+      sw.exit(previous);
     }
   }
 
@@ -59,7 +62,8 @@ final class MetricsScopedDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> 
       Instant outputTimestamp,
       TimeDomain timeDomain,
       CausedByDrain causedByDrain) {
-    MetricsContainer previous = MetricsEnvironment.setCurrentContainer(container);
+    StepContainerSwitch sw = threadSwitch.get();
+    MetricsContainer previous = sw.enter(container);
     try {
       delegate.onTimer(
           timerId,
@@ -71,27 +75,29 @@ final class MetricsScopedDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> 
           timeDomain,
           causedByDrain);
     } finally {
-      MetricsEnvironment.setCurrentContainer(previous);
+      sw.exit(previous);
     }
   }
 
   @Override
   public void finishBundle() {
-    MetricsContainer previous = MetricsEnvironment.setCurrentContainer(container);
+    StepContainerSwitch sw = threadSwitch.get();
+    MetricsContainer previous = sw.enter(container);
     try {
       delegate.finishBundle();
     } finally {
-      MetricsEnvironment.setCurrentContainer(previous);
+      sw.exit(previous);
     }
   }
 
   @Override
   public <KeyT> void onWindowExpiration(BoundedWindow window, Instant timestamp, KeyT key) {
-    MetricsContainer previous = MetricsEnvironment.setCurrentContainer(container);
+    StepContainerSwitch sw = threadSwitch.get();
+    MetricsContainer previous = sw.enter(container);
     try {
       delegate.onWindowExpiration(window, timestamp, key);
     } finally {
-      MetricsEnvironment.setCurrentContainer(previous);
+      sw.exit(previous);
     }
   }
 

@@ -7,7 +7,6 @@ import org.apache.beam.runners.core.DoFnRunner;
 import org.apache.beam.runners.core.metrics.MetricsContainerImpl;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.sdk.metrics.MetricsContainer;
-import org.apache.beam.sdk.metrics.MetricsEnvironment;
 
 /**
  * The Beam metrics container of one step. All parallel instances of the step share it: its cells
@@ -16,6 +15,10 @@ import org.apache.beam.sdk.metrics.MetricsEnvironment;
 public final class OperatorMetrics {
   private final MetricsContainerImpl container;
   private final List<String> outputPCollections;
+
+  /** Shared by the step's instances; a thread other than the last one's looks its switch up. */
+  private final StepContainerSwitch.OfCallingThread threadSwitch =
+      new StepContainerSwitch.OfCallingThread();
 
   public OperatorMetrics(MetricsContainerStepMap stepMap, String stepName) {
     this(containerOf(stepMap, stepName), List.of());
@@ -87,21 +90,23 @@ public final class OperatorMetrics {
    * bundle-finalization callbacks, combine functions, sources.
    */
   public <T> T scoped(Work<T> work) throws Exception {
-    MetricsContainer previous = MetricsEnvironment.setCurrentContainer(container);
+    StepContainerSwitch sw = threadSwitch.get();
+    MetricsContainer previous = sw.enter(container);
     try {
       return work.run();
     } finally {
-      MetricsEnvironment.setCurrentContainer(previous);
+      sw.exit(previous);
     }
   }
 
   /** {@link #scoped(Work)} for work without a result. */
   public void scoped(Action work) throws Exception {
-    MetricsContainer previous = MetricsEnvironment.setCurrentContainer(container);
+    StepContainerSwitch sw = threadSwitch.get();
+    MetricsContainer previous = sw.enter(container);
     try {
       work.run();
     } finally {
-      MetricsEnvironment.setCurrentContainer(previous);
+      sw.exit(previous);
     }
   }
 

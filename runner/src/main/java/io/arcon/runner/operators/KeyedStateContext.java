@@ -35,6 +35,10 @@ public final class KeyedStateContext<K> implements AutoCloseable {
   private final StateBackend backend;
   private final Coder<K> keyCoder;
   private final long restoredInputWatermark;
+
+  /** The processing time last given to the timer internals. */
+  private Instant processingTime;
+
   final BackendStateInternals<K> stateInternals;
   final BackendTimerStore timerStore;
   final KeyedTimerInternals timerInternals;
@@ -142,7 +146,11 @@ public final class KeyedStateContext<K> implements AutoCloseable {
    * processing time only moves with timers and watermarks, as it stands for upstream progress.
    */
   public void setProcessingTime(long nowMillis) {
-    timerInternals.setProcessingTime(new Instant(nowMillis));
+    // Set per element: within one millisecond the clock's Instant is the same object.
+    if (processingTime == null || processingTime.getMillis() != nowMillis) {
+      processingTime = new Instant(nowMillis);
+      timerInternals.setProcessingTime(processingTime);
+    }
   }
 
   /** Makes the timer's key current (decoding it) and returns the key. */
@@ -164,6 +172,7 @@ public final class KeyedStateContext<K> implements AutoCloseable {
 
   void setWatermarks(long inputWatermark, Instant processingTime, Instant synchronizedTime) {
     timerInternals.setInputWatermark(Watermarks.toInstant(inputWatermark));
+    this.processingTime = processingTime;
     timerInternals.setProcessingTime(processingTime);
     timerInternals.setSynchronizedProcessingTime(synchronizedTime);
   }

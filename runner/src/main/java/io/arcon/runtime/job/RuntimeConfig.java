@@ -1,5 +1,6 @@
 package io.arcon.runtime.job;
 
+import io.arcon.runtime.node.NodeWorkScope;
 import java.nio.file.Path;
 
 /**
@@ -21,6 +22,8 @@ import java.nio.file.Path;
  *     completed epochs)
  * @param restore the epoch the job resumes from, or null for a fresh start
  * @param faults fault injection for tests of the epoch protocol, null otherwise
+ * @param workScope what runs around each piece of a node's work on its thread ({@link
+ *     NodeWorkScope#NONE} when the host needs nothing)
  */
 public record RuntimeConfig(
     long maxBundleSize,
@@ -34,7 +37,8 @@ public record RuntimeConfig(
     boolean trackSynchronizedTime,
     boolean checkpointing,
     io.arcon.runtime.epoch.JobRestore restore,
-    io.arcon.runtime.epoch.EpochFaultInjector faults) {
+    io.arcon.runtime.epoch.EpochFaultInjector faults,
+    NodeWorkScope workScope) {
 
   /** A job without epochs. */
   public RuntimeConfig(
@@ -59,7 +63,8 @@ public record RuntimeConfig(
         trackSynchronizedTime,
         false,
         null,
-        null);
+        null,
+        NodeWorkScope.NONE);
   }
 
   /** The same job resuming from {@code restore} with its state under {@code stateRoot}. */
@@ -76,10 +81,14 @@ public record RuntimeConfig(
         trackSynchronizedTime,
         checkpointing,
         restore,
-        faults);
+        faults,
+        workScope);
   }
 
   public RuntimeConfig {
+    if (workScope == null) {
+      workScope = NodeWorkScope.NONE;
+    }
     if (maxBundleSize < 1) {
       throw new IllegalArgumentException("maxBundleSize must be >= 1, got " + maxBundleSize);
     }

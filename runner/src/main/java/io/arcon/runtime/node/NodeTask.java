@@ -208,11 +208,15 @@ public final class NodeTask {
     if (finish.isStopped()) {
       return;
     }
+    NodeWorkScope scope = config.workScope();
+    Object token = scope.enter();
     try {
       work.run();
       afterWork();
     } catch (Throwable t) {
       fail(t);
+    } finally {
+      scope.exit(token);
     }
   }
 

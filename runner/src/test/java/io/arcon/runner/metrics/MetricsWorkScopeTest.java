@@ -1,0 +1,102 @@
+package io.arcon.runner.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.apache.beam.runners.core.metrics.MetricsContainerImpl;
+import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.MetricName;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.metrics.MetricsEnvironment;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@link MetricsWorkScope} around a node's work: steps entered inside it report into their own
+ * containers, reports between steps go to the thread's earlier container, and the thread gets its
+ * container back when the work ends, also when it fails.
+ */
+class MetricsWorkScopeTest {
+  private final MetricsContainerStepMap stepMap = new MetricsContainerStepMap();
+  private final OperatorMetrics read = new OperatorMetrics(stepMap, "Read");
+  private final OperatorMetrics write = new OperatorMetrics(stepMap, "Write");
+  private final Counter counter = Metrics.counter(MetricsWorkScopeTest.class, "calls");
+  @RegisterExtension final OuterMetricsContainer threadContainer = new OuterMetricsContainer();
+  private final MetricsContainerImpl outer = threadContainer.container();
+
+  @Test
+  void stepsInsideTheWorkReportIntoTheirOwnContainers() throws Exception {
+    Object token = MetricsWorkScope.INSTANCE.enter();
+    try {
+      for (int element = 0; element < 3; element++) {
+        read.scoped(() -> write.scoped(() -> counter.inc()));
+        read.scoped(() -> counter.inc(10));
+      }
+      counter.inc(100);
+    } finally {
+      MetricsWorkScope.INSTANCE.exit(token);
+    }
+    assertSame(outer, MetricsEnvironment.getCurrentContainer());
+    assertEquals(30L, calls(stepMap.getContainer("Read")));
+    assertEquals(3L, calls(stepMap.getContainer("Write")));
+    assertEquals(100L, calls(outer));
+  }
+
+  @Test
+  void failingWorkLeavesTheThreadAsItWas() {
+    Object token = MetricsWorkScope.INSTANCE.enter();
+    try {
+      assertThrows(
+          IllegalStateException.class,
+          () ->
+              read.scoped(
+                  () -> {
+                    throw new IllegalStateException("boom");
+                  }));
+      counter.inc();
+    } finally {
+      MetricsWorkScope.INSTANCE.exit(token);
+    }
+    assertSame(outer, MetricsEnvironment.getCurrentContainer());
+    assertEquals(1L, calls(outer));
+    assertEquals(0L, calls(stepMap.getContainer("Read")));
+  }
+
+  @Test
+  void eachThreadHasItsOwnSwitch() throws Exception {
+    Object token = MetricsWorkScope.INSTANCE.enter();
+    try {
+      read.scoped(
+          () -> {
+            Thread other = new Thread(() -> uncheck(() -> write.scoped(() -> counter.inc(5))));
+            other.start();
+            other.join();
+            counter.inc();
+          });
+    } finally {
+      MetricsWorkScope.INSTANCE.exit(token);
+    }
+    assertEquals(1L, calls(stepMap.getContainer("Read")));
+    assertEquals(5L, calls(stepMap.getContainer("Write")));
+  }
+
+  private interface Body {
+    void run() throws Exception;
+  }
+
+  private static void uncheck(Body body) {
+    try {
+      body.run();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static long calls(MetricsContainerImpl container) {
+    return container
+        .getCounter(MetricName.named(MetricsWorkScopeTest.class, "calls"))
+        .getCumulative();
+  }
+}
