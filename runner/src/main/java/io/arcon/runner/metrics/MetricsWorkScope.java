@@ -1,6 +1,7 @@
 package io.arcon.runner.metrics;
 
 import io.arcon.runtime.node.NodeWorkScope;
+import org.apache.beam.sdk.metrics.MetricsContainer;
 
 /**
  * Installs the thread's {@link StepContainerSwitch} around each piece of a node's work, so the
@@ -19,7 +20,6 @@ public final class MetricsWorkScope implements NodeWorkScope {
 
   @Override
   public void exit(Object token) {
-    StepContainerSwitch.ofCurrentThread()
-        .exit((org.apache.beam.sdk.metrics.MetricsContainer) token);
+    StepContainerSwitch.ofCurrentThread().exit((MetricsContainer) token);
   }
 }

@@ -91,6 +91,13 @@ public final class JobExecutor {
     return cleaned.length() > 60 ? cleaned.substring(0, 60) : cleaned;
   }
 
+  /**
+   * The runtime's Pekko settings, under the JVM's system properties: e.g. {@code
+   * -Dpekko.actor.default-dispatcher.fork-join-executor.parallelism-max=2} sizes the nodes' thread
+   * pool (Pekko's default: at least 8 threads). One thread per core made a per-element stateful job
+   * 12% faster and an exactly exported one (time-sorted input) 37% slower on 2 cores
+   * (benchmarks/STATE-SPEED.md), so the default stays.
+   */
   static Config pekkoConfig() {
     return ConfigFactory.systemProperties()
         .withFallback(
@@ -102,14 +109,6 @@ public final class JobExecutor {
                     "pekko.log-dead-letters = off",
                     "pekko.log-dead-letters-during-shutdown = off",
                     "pekko.actor.default-dispatcher.throughput = 8",
-                    // One thread per core: a node is one actor and never waits for another, so more
-                    // threads than cores only move nodes between threads (a context switch and cold
-                    // caches each time; 12% of a per-element stateful job at Pekko's default of at
-                    // least 8). Pipelines whose user code blocks may raise the minimum with the
-                    // system property
-                    // pekko.actor.default-dispatcher.fork-join-executor.parallelism-min.
-                    "pekko.actor.default-dispatcher.fork-join-executor.parallelism-min = 2",
-                    "pekko.actor.default-dispatcher.fork-join-executor.parallelism-factor = 1.0",
                     "pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off",
                     "pekko.jvm-shutdown-hooks = off",
                     "pekko.daemonic = on")))

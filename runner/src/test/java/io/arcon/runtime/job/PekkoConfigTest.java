@@ -2,37 +2,34 @@ package io.arcon.runtime.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import org.junit.jupiter.api.Test;
 
-/** The node dispatcher's size: one thread per core by default, raised by a system property. */
+/** The runtime's Pekko settings: its own defaults, under the JVM's system properties. */
 class PekkoConfigTest {
-  private static final String MIN =
-      "pekko.actor.default-dispatcher.fork-join-executor.parallelism-min";
+  private static final String MAX =
+      "pekko.actor.default-dispatcher.fork-join-executor.parallelism-max";
 
   @Test
-  void oneThreadPerCoreWithAtLeastTwo() {
-    Config config = JobExecutor.pekkoConfig();
-    assertEquals(2, config.getInt(MIN));
-    assertEquals(
-        1.0,
-        config.getDouble("pekko.actor.default-dispatcher.fork-join-executor.parallelism-factor"));
+  void theRuntimesOwnSettingsApply() {
+    assertEquals(8, JobExecutor.pekkoConfig().getInt("pekko.actor.default-dispatcher.throughput"));
+    assertEquals("WARNING", JobExecutor.pekkoConfig().getString("pekko.loglevel"));
   }
 
   @Test
-  void aSystemPropertyRaisesTheMinimumForBlockingUserCode() {
-    String before = System.getProperty(MIN);
-    System.setProperty(MIN, "12");
+  void aSystemPropertySizesTheNodesThreadPool() {
+    String before = System.getProperty(MAX);
+    System.setProperty(MAX, "3");
     try {
-      com.typesafe.config.ConfigFactory.invalidateCaches();
-      assertEquals(12, JobExecutor.pekkoConfig().getInt(MIN));
+      ConfigFactory.invalidateCaches();
+      assertEquals(3, JobExecutor.pekkoConfig().getInt(MAX));
     } finally {
       if (before == null) {
-        System.clearProperty(MIN);
+        System.clearProperty(MAX);
       } else {
-        System.setProperty(MIN, before);
+        System.setProperty(MAX, before);
       }
-      com.typesafe.config.ConfigFactory.invalidateCaches();
+      ConfigFactory.invalidateCaches();
     }
   }
 }
