@@ -57,11 +57,13 @@ final class StepContainerSwitch implements MetricsContainer {
    */
   MetricsContainer enter(MetricsContainer step) {
     if (depth++ == 0) {
-      before = MetricsEnvironment.setCurrentContainer(this);
+      MetricsContainer previous = MetricsEnvironment.setCurrentContainer(this);
+      // Never forward to itself, even if an exit was skipped (metrics would recurse).
+      before = previous == this ? null : previous;
     }
-    MetricsContainer previous = current;
+    MetricsContainer outer = current;
     current = step;
-    return previous;
+    return outer;
   }
 
   /** Undoes the matching {@link #enter}. */

@@ -82,6 +82,30 @@ class MetricsWorkScopeTest {
     assertEquals(5L, calls(stepMap.getContainer("Write")));
   }
 
+  @Test
+  void aSwitchLeftInstalledByOtherCodeDoesNotForwardToItself() throws Exception {
+    java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Thread other =
+        new Thread(
+            () -> {
+              try {
+                StepContainerSwitch sw = StepContainerSwitch.ofCurrentThread();
+                MetricsEnvironment.setCurrentContainer(sw);
+                org.apache.beam.sdk.metrics.MetricsContainer outer = sw.enter(null);
+                counter.inc();
+                read.scoped(() -> counter.inc(7));
+                sw.exit(outer);
+              } catch (Throwable t) {
+                failure.set(t);
+              }
+            });
+    other.start();
+    other.join();
+    assertEquals(null, failure.get());
+    assertEquals(7L, calls(stepMap.getContainer("Read")));
+  }
+
   private interface Body {
     void run() throws Exception;
   }
