@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.LongSupplier;
 import org.apache.beam.runners.core.DoFnRunner;
 import org.apache.beam.runners.core.DoFnRunners;
 import org.apache.beam.runners.core.InMemoryStateInternals;
@@ -80,6 +81,10 @@ public final class DoFnOperator<InT, OutT> implements Operator {
 
   private final Spec<InT, OutT> spec;
   private OperatorContext context;
+
+  /** {@code context}'s processing-time clock, made once rather than per element. */
+  private LongSupplier processingClock;
+
   private DoFn<InT, OutT> fn;
   private DoFnInvoker<InT, OutT> invoker;
   private DoFnRunner<InT, OutT> runner;
@@ -119,6 +124,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   @SuppressWarnings({"unchecked", "rawtypes"})
   public void open(OperatorContext ctx) throws Exception {
     this.context = ctx;
+    this.processingClock = ctx::currentProcessingTime;
     this.finalizers = new BundleFinalizers(ctx.checkpointingEnabled());
     this.heldCoder =
         WindowedValues.getFullCoder(
@@ -280,7 +286,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     if (keyed != null) {
       Object key = ((KV<?, ?>) value.getValue()).getKey();
       keyed.setCurrentKey(keyBytes, key, value.getTimestamp());
-      keyed.setProcessingTime(context.currentProcessingTime());
+      keyed.followProcessingClock(processingClock);
       if (export != null) {
         export.eventProcessed(value.getTimestamp().getMillis());
       }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.beam.runners.core.DoFnRunner;
 import org.apache.beam.runners.core.DoFnRunners;
@@ -58,6 +59,10 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
 
   private final Spec<K, InT, OutT> spec;
   private OperatorContext context;
+
+  /** {@code context}'s processing-time clock, made once rather than per element. */
+  private LongSupplier processingClock;
+
   private KeyedStateContext<K> keyed;
   private byte[] currentKeyBytes;
   private DoFnRunner<KeyedWorkItem<K, InT>, KV<K, OutT>> runner;
@@ -72,6 +77,7 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
   @SuppressWarnings({"unchecked", "rawtypes"})
   public void open(OperatorContext ctx) {
     this.context = ctx;
+    this.processingClock = ctx::currentProcessingTime;
     WindowingStrategy<?, BoundedWindow> ws =
         (WindowingStrategy<?, BoundedWindow>) spec.windowingStrategy();
     keyed =
@@ -136,7 +142,7 @@ public final class GroupByKeyOperator<K, InT, OutT> implements Operator {
     WindowedValue<KV<K, InT>> value = (WindowedValue<KV<K, InT>>) element;
     K key = value.getValue().getKey();
     keyed.setCurrentKey(currentKeyBytes, key, value.getTimestamp());
-    keyed.setProcessingTime(context.currentProcessingTime());
+    keyed.followProcessingClock(processingClock);
     keyed.setSynchronizedProcessingTime(context.currentSynchronizedProcessingTime());
     KeyedWorkItem<K, InT> item =
         KeyedWorkItems.elementsWorkItem(key, List.of(value.withValue(value.getValue().getValue())));

@@ -15,6 +15,7 @@ import io.arcon.state.StateBackendConfig;
 import io.arcon.state.StateBackends;
 import java.nio.file.Path;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.state.TimeDomain;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
@@ -37,9 +38,8 @@ public final class KeyedStateContext<K> implements AutoCloseable {
   private final long restoredInputWatermark;
 
   /** The processing time last given to the timer internals. */
-  private Instant processingTime;
-
   final BackendStateInternals<K> stateInternals;
+
   final BackendTimerStore timerStore;
   final KeyedTimerInternals timerInternals;
 
@@ -142,15 +142,12 @@ public final class KeyedStateContext<K> implements AutoCloseable {
   }
 
   /**
-   * Processing time as user code and triggers see it while handling an element. Synchronized
-   * processing time only moves with timers and watermarks, as it stands for upstream progress.
+   * Processing time as user code and triggers see it while handling an element: {@code clock}, read
+   * when asked. Synchronized processing time only moves with timers and watermarks, as it stands
+   * for upstream progress.
    */
-  public void setProcessingTime(long nowMillis) {
-    // Set per element: within one millisecond the clock's Instant is the same object.
-    if (processingTime == null || processingTime.getMillis() != nowMillis) {
-      processingTime = new Instant(nowMillis);
-      timerInternals.setProcessingTime(processingTime);
-    }
+  public void followProcessingClock(LongSupplier clock) {
+    timerInternals.followProcessingClock(clock);
   }
 
   /** Makes the timer's key current (decoding it) and returns the key. */
@@ -172,7 +169,6 @@ public final class KeyedStateContext<K> implements AutoCloseable {
 
   void setWatermarks(long inputWatermark, Instant processingTime, Instant synchronizedTime) {
     timerInternals.setInputWatermark(Watermarks.toInstant(inputWatermark));
-    this.processingTime = processingTime;
     timerInternals.setProcessingTime(processingTime);
     timerInternals.setSynchronizedProcessingTime(synchronizedTime);
   }

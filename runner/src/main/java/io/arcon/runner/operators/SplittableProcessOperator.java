@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.LongSupplier;
 import org.apache.beam.runners.core.DoFnRunner;
 import org.apache.beam.runners.core.DoFnRunners;
 import org.apache.beam.runners.core.InMemoryStateInternals;
@@ -65,6 +66,10 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
 
   private final Spec<InT, OutT, RestT> spec;
   private OperatorContext context;
+
+  /** {@code context}'s processing-time clock, made once rather than per element. */
+  private LongSupplier processingClock;
+
   private KeyedStateContext<byte[]> keyed;
   private byte[] currentKeyBytes;
   private ProcessFnRunner<InT, OutT, RestT> runner;
@@ -85,6 +90,7 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
   @SuppressWarnings({"unchecked", "rawtypes"})
   public void open(OperatorContext ctx) throws Exception {
     this.context = ctx;
+    this.processingClock = ctx::currentProcessingTime;
     this.finalizers = new BundleFinalizers(ctx.checkpointingEnabled());
     this.heldCoder =
         WindowedValues.getFullCoder(
@@ -184,7 +190,7 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
     WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>> item =
         (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>>) element;
     keyed.setCurrentKey(currentKeyBytes, item.getValue().key(), item.getTimestamp());
-    keyed.setProcessingTime(context.currentProcessingTime());
+    keyed.followProcessingClock(processingClock);
     for (WindowedValue<KeyedWorkItem<byte[], KV<InT, RestT>>> pushed :
         runner.processElementInReadyWindows(item)) {
       pushedBack.add(pushed);

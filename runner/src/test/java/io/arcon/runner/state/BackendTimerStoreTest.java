@@ -232,4 +232,33 @@ class BackendTimerStoreTest {
     assertEquals(new Instant(3), timers.currentProcessingTime());
     assertEquals(new Instant(4), timers.currentSynchronizedProcessingTime());
   }
+
+  @ParameterizedTest
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  void processingTimeFollowsTheClockWhenAskedUntilFixedByATimerFiring(String engine) {
+    open(engine);
+    BackendStateInternals<String> state =
+        new BackendStateInternals<>(backend, StringUtf8Coder.of());
+    KeyedTimerInternals timers = new KeyedTimerInternals(store, state);
+    long[] clock = {100};
+    int[] reads = {0};
+    timers.followProcessingClock(
+        () -> {
+          reads[0]++;
+          return clock[0];
+        });
+    assertEquals(0, reads[0], "following the clock must not read it");
+    assertEquals(new Instant(100), timers.currentProcessingTime());
+    clock[0] = 250;
+    assertEquals(new Instant(250), timers.currentProcessingTime());
+    assertEquals(2, reads[0]);
+
+    // A timer firing fixes the time; the clock is not read until followed again.
+    timers.setProcessingTime(new Instant(200));
+    clock[0] = 300;
+    assertEquals(new Instant(200), timers.currentProcessingTime());
+    assertEquals(2, reads[0]);
+    timers.followProcessingClock(() -> clock[0]);
+    assertEquals(new Instant(300), timers.currentProcessingTime());
+  }
 }
