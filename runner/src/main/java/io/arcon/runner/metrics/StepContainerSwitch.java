@@ -100,9 +100,37 @@ final class StepContainerSwitch implements MetricsContainer {
     return before != null ? before : sink;
   }
 
+  /**
+   * The last two counters handed out, by container and name identity. Beam's {@code
+   * DelegatingCounter} asks for its cell on every {@code inc} with the same {@code MetricName}
+   * object (a source's elements-read counter does so per element), and the container's lookup
+   * hashes the name's strings each time; a step's counter cells live as long as its container.
+   */
+  private MetricsContainer counterTarget0;
+
+  private MetricName counterName0;
+  private Counter counter0;
+  private MetricsContainer counterTarget1;
+  private MetricName counterName1;
+  private Counter counter1;
+
   @Override
   public Counter getCounter(MetricName metricName) {
-    return target().getCounter(metricName);
+    MetricsContainer target = target();
+    if (metricName == counterName0 && target == counterTarget0) {
+      return counter0;
+    }
+    if (metricName == counterName1 && target == counterTarget1) {
+      return counter1;
+    }
+    Counter counter = target.getCounter(metricName);
+    counterTarget1 = counterTarget0;
+    counterName1 = counterName0;
+    counter1 = counter0;
+    counterTarget0 = target;
+    counterName0 = metricName;
+    counter0 = counter;
+    return counter;
   }
 
   @Override

@@ -45,6 +45,52 @@ class MetricsWorkScopeTest {
   }
 
   @Test
+  void countersOfSeveralNamesAndStepsInterleavedEachCountTheirOwn() throws Exception {
+    Counter bytes = Metrics.counter(MetricsWorkScopeTest.class, "bytes");
+    Counter misses = Metrics.counter(MetricsWorkScopeTest.class, "misses");
+    OperatorMetrics map = new OperatorMetrics(stepMap, "Map");
+    Object token = MetricsWorkScope.INSTANCE.enter();
+    try {
+      for (int element = 1; element <= 5; element++) {
+        long n = element;
+        read.scoped(
+            () -> {
+              counter.inc();
+              bytes.inc(n);
+              write.scoped(
+                  () -> {
+                    counter.inc(2);
+                    misses.inc();
+                    map.scoped(() -> bytes.inc(100));
+                    misses.inc(3);
+                  });
+              counter.inc();
+            });
+        misses.inc(1000);
+      }
+    } finally {
+      MetricsWorkScope.INSTANCE.exit(token);
+    }
+    MetricsContainerImpl readContainer = stepMap.getContainer("Read");
+    MetricsContainerImpl writeContainer = stepMap.getContainer("Write");
+    MetricsContainerImpl mapContainer = stepMap.getContainer("Map");
+    assertEquals(10L, count(readContainer, "calls"));
+    assertEquals(15L, count(readContainer, "bytes"));
+    assertEquals(0L, count(readContainer, "misses"));
+    assertEquals(10L, count(writeContainer, "calls"));
+    assertEquals(20L, count(writeContainer, "misses"));
+    assertEquals(0L, count(writeContainer, "bytes"));
+    assertEquals(500L, count(mapContainer, "bytes"));
+    assertEquals(5000L, count(outer, "misses"));
+  }
+
+  private static long count(MetricsContainerImpl container, String name) {
+    Long value =
+        container.getCounter(MetricName.named(MetricsWorkScopeTest.class, name)).getCumulative();
+    return value == null ? 0L : value;
+  }
+
+  @Test
   void failingWorkLeavesTheThreadAsItWas() {
     Object token = MetricsWorkScope.INSTANCE.enter();
     try {
@@ -119,8 +165,6 @@ class MetricsWorkScopeTest {
   }
 
   private static long calls(MetricsContainerImpl container) {
-    return container
-        .getCounter(MetricName.named(MetricsWorkScopeTest.class, "calls"))
-        .getCumulative();
+    return count(container, "calls");
   }
 }
