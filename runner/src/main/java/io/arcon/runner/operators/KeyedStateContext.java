@@ -37,9 +37,7 @@ public final class KeyedStateContext<K> implements AutoCloseable {
   private final Coder<K> keyCoder;
   private final long restoredInputWatermark;
 
-  /** The processing time last given to the timer internals. */
   final BackendStateInternals<K> stateInternals;
-
   final BackendTimerStore timerStore;
   final KeyedTimerInternals timerInternals;
 
