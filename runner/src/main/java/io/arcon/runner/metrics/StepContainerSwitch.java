@@ -72,6 +72,8 @@ final class StepContainerSwitch implements MetricsContainer {
     if (--depth == 0) {
       MetricsEnvironment.setCurrentContainer(before);
       before = null;
+      // A thread outlives jobs: do not keep a finished job's step containers reachable.
+      forgetCounters();
     }
   }
 
@@ -113,6 +115,15 @@ final class StepContainerSwitch implements MetricsContainer {
   private MetricsContainer counterTarget1;
   private MetricName counterName1;
   private Counter counter1;
+
+  private void forgetCounters() {
+    counterTarget0 = null;
+    counterName0 = null;
+    counter0 = null;
+    counterTarget1 = null;
+    counterName1 = null;
+    counter1 = null;
+  }
 
   @Override
   public Counter getCounter(MetricName metricName) {
