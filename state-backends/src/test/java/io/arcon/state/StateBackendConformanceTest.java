@@ -253,6 +253,40 @@ public abstract class StateBackendConformanceTest {
   }
 
   @Test
+  void scanKeysGivesTheKeysOfTheScanAndToleratesWritesWhileIterating() {
+    StateTable t = backend.table("t");
+    for (int i : new int[] {0x00, 0x10, 0x7f, 0x80, 0x90, 0xff}) {
+      t.put(b(i), b(i));
+    }
+    t.append(b(0x20), b(1));
+    assertEquals(keysOf(t.scan(b(0x10), b(0x90))), hex(t.scanKeys(b(0x10), b(0x90))));
+    assertEquals(keysOf(t.iterator()), hex(t.scanKeys(null, null)));
+    assertEquals(List.of(), hex(t.scanKeys(b(0x90), b(0x10))));
+    // Deleting the key just returned and adding one behind the cursor, as a pruner does.
+    List<String> seen = new ArrayList<>();
+    try (CloseableIterator<byte[]> it = t.scanKeys(null, null)) {
+      while (it.hasNext()) {
+        byte[] key = it.next();
+        seen.add(HEX.formatHex(key));
+        t.delete(key);
+        if (key[0] == 0x10) {
+          t.put(b(0x05), b(5));
+        }
+      }
+    }
+    assertEquals(List.of("00", "10", "20", "7f", "80", "90", "ff"), seen);
+    assertEquals(List.of("05"), keysOf(t.iterator()));
+  }
+
+  private static List<String> hex(CloseableIterator<byte[]> keys) {
+    List<String> out = new ArrayList<>();
+    try (keys) {
+      keys.forEachRemaining(k -> out.add(HEX.formatHex(k)));
+    }
+    return out;
+  }
+
+  @Test
   void prefixScanFindsExactlyThePrefix() {
     StateTable t = backend.table("t");
     t.put(b(1), b(0));

@@ -150,6 +150,12 @@ final class HeapStateTable implements StateTable {
     return new Scan(fromInclusive, toExclusive);
   }
 
+  /** The ordered keys alone: no hash probe and no copy of a value per key. */
+  @Override
+  public CloseableIterator<byte[]> scanKeys(byte[] fromInclusive, byte[] toExclusive) {
+    return new KeyScan(fromInclusive, toExclusive);
+  }
+
   @Override
   public long approximateSizeBytes() {
     return sizeBytes;
@@ -198,17 +204,17 @@ final class HeapStateTable implements StateTable {
    * iterating (the timer and bag paths do). {@code index} is read afresh on every seek, so a scan
    * that was open across a restore continues in the restored content.
    */
-  private final class Scan implements CloseableIterator<StateEntry> {
+  private final class KeyScan implements CloseableIterator<byte[]> {
     private final byte[] from;
     private final byte[] toExclusive;
     private HeapIndex seenIndex;
     private Iterator<byte[]> cursor;
     private int seenVersion;
     private byte[] lastKey;
-    private StateEntry next;
+    private byte[] next;
     private boolean closed;
 
-    Scan(byte[] from, byte[] toExclusive) {
+    KeyScan(byte[] from, byte[] toExclusive) {
       this.from = from;
       this.toExclusive = toExclusive;
       seek();
@@ -236,8 +242,46 @@ final class HeapStateTable implements StateTable {
       if (!cursor.hasNext()) {
         return false;
       }
-      byte[] key = cursor.next();
-      lastKey = key;
+      next = cursor.next();
+      lastKey = next;
+      return true;
+    }
+
+    @Override
+    public byte[] next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      byte[] result = next;
+      next = null;
+      return result;
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+      next = null;
+    }
+  }
+
+  /** {@link KeyScan} with each key's value, read when the key is reached. */
+  private final class Scan implements CloseableIterator<StateEntry> {
+    private final KeyScan keys;
+    private StateEntry next;
+
+    Scan(byte[] from, byte[] toExclusive) {
+      this.keys = new KeyScan(from, toExclusive);
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (next != null) {
+        return true;
+      }
+      if (!keys.hasNext()) {
+        return false;
+      }
+      byte[] key = keys.next();
       next = new StateEntry(key, index.exportValue(index.indexOf(key)));
       return true;
     }
@@ -254,7 +298,7 @@ final class HeapStateTable implements StateTable {
 
     @Override
     public void close() {
-      closed = true;
+      keys.close();
       next = null;
     }
   }
