@@ -4,6 +4,7 @@ import io.arcon.runner.state.history.ChainLayout;
 import io.arcon.runner.state.history.ChainRecorder;
 import io.arcon.runner.state.history.ChainRecorders;
 import io.arcon.runner.state.history.ExportedState;
+import io.arcon.runner.state.history.OnDemandRecording;
 import io.arcon.runner.state.history.StateHistory;
 import io.arcon.state.CloseableIterator;
 import io.arcon.state.KeyBytes;
@@ -207,16 +208,49 @@ public final class BackendStateInternals<K> implements StateInternals {
       Map<String, ? extends StateSpec<?>> exportedSpecs,
       Map<String, Boolean> exactById,
       LongSupplier inputWatermark) {
+    return enableHistory(exportedSpecs, exactById, inputWatermark, 0);
+  }
+
+  /**
+   * {@link #enableHistory(Map, Map, LongSupplier)} for an owner that prunes the history every
+   * {@code pruneStepMillis} of chain stamps: the chains are kept in segments of that width, so a
+   * prune folds only the segments below its horizon and leaves the others as they are.
+   */
+  public StateHistory enableHistory(
+      Map<String, ? extends StateSpec<?>> exportedSpecs,
+      Map<String, Boolean> exactById,
+      LongSupplier inputWatermark,
+      long pruneStepMillis) {
     Objects.requireNonNull(exportedSpecs, "exportedSpecs");
     Objects.requireNonNull(exactById, "exactById");
     StateHistory reader = new StateHistory(backend, exportedSpecs);
     this.history =
         new ChainRecorders(
-            backend, reader.exportedStates(), exactById, this::eventTimeMillis, inputWatermark);
+            backend,
+            reader.exportedStates(),
+            exactById,
+            this::eventTimeMillis,
+            inputWatermark,
+            pruneStepMillis);
     this.stateHistory = reader;
     // Cached cells were bound without recorders.
     dropCells();
     return reader;
+  }
+
+  /**
+   * Makes the recording started by {@link #enableHistory} (whose states must all be watermark cuts)
+   * one that runs only while switched on: it is off from now on, and the chains the backend holds
+   * of these states (a restored snapshot's) are dropped. See {@link OnDemandRecording}.
+   *
+   * @param inputWatermark the {@code inputWatermark} given to {@link #enableHistory}
+   */
+  public OnDemandRecording recordHistoryOnDemand(LongSupplier inputWatermark) {
+    if (history == null) {
+      throw new IllegalStateException(
+          "No state is exported: call enableHistory(...) before recordHistoryOnDemand(...)");
+    }
+    return new OnDemandRecording(backend, stateTable, history, stateHistory, inputWatermark);
   }
 
   /** The history of the exported states. */

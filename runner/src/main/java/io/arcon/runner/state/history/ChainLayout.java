@@ -24,9 +24,10 @@ import java.util.Arrays;
  * <p>A write appends one entry to one list instead of adding a key per write: the table holds a few
  * keys per live row, so a write finds its list among as many keys as the state has rows, not among
  * every write of the retained history (on heap, a hash table of all writes cost a cache miss per
- * write). The <b>segment</b> of an entry is {@link #LIVE_SEGMENT} on engines whose append does not
- * read the list (heap, rocksdb), and its stamp rounded down to {@link #segmentMillis} on lmdb,
- * whose append rewrites the list, so that a list stays short there.
+ * write). The <b>segment</b> of an entry is its stamp rounded down to {@link #segmentMillis}: on
+ * lmdb, whose append rewrites the list, one second, so that a list stays short; elsewhere the step
+ * at which the owner prunes, so that a prune drops whole segments and leaves the ones above its
+ * horizon untouched (width 0: one {@link #LIVE_SEGMENT} per row).
  *
  * <p>Entry ops: for <b>put rows</b> (value, combining, set element, map entry) the bytes the write
  * stored in {@code beam_state} (they start with the 8-byte updated_at, so are never empty), or the
@@ -112,11 +113,11 @@ public final class ChainLayout {
   }
 
   /**
-   * Segment width for {@code engine}: 0 (one {@link #LIVE_SEGMENT}) where an append does not read
-   * the list, {@link #LMDB_SEGMENT_MILLIS} on lmdb.
+   * Segment width for {@code engine}: {@link #LMDB_SEGMENT_MILLIS} on lmdb; elsewhere, where an
+   * append does not read the list, {@code pruneStepMillis} (0: one {@link #LIVE_SEGMENT} per row).
    */
-  static long segmentMillis(String engine) {
-    return "lmdb".equals(engine) ? LMDB_SEGMENT_MILLIS : 0;
+  static long segmentMillis(String engine, long pruneStepMillis) {
+    return "lmdb".equals(engine) ? LMDB_SEGMENT_MILLIS : Math.max(0, pruneStepMillis);
   }
 
   /** The segment of an entry stamped {@code stamp} (not the base) for a segment width. */

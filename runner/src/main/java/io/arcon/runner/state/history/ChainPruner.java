@@ -2,7 +2,6 @@ package io.arcon.runner.state.history;
 
 import io.arcon.runner.state.OrderedBytes;
 import io.arcon.state.CloseableIterator;
-import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -16,11 +15,12 @@ import java.util.Map;
  * folds the entries with chain stamp &lt; horizon into the row's base segment (see {@link
  * ChainLayout}), dropping them when the row does not exist at the horizon.
  *
- * <p>Cost: reads every segment of the table; writes only for rows that got entries below the
- * horizon since the last prune (their segments are rewritten with the entries that stay, and the
- * base with what the folded ones replay to). A list row whose base has no delete after it is
- * extended with the new elements instead of rewritten, so a long bag costs only its new elements
- * per prune.
+ * <p>Cost: walks every segment of the table but decodes only the base segments and those that start
+ * below the horizon (a segment holds entries at or after its start); writes only for rows that got
+ * entries below the horizon since the last prune (their segments are rewritten with the entries
+ * that stay, and the base with what the folded ones replay to). A list row whose base has no delete
+ * after it is extended with the new elements instead of rewritten, so a long bag costs only its new
+ * elements per prune.
  *
  * <p>Chains of state ids that are not exported (a pipeline restarted with another export
  * configuration) are left as they are: their row kind, hence how to fold them, is not known.
@@ -48,18 +48,20 @@ final class ChainPruner {
   }
 
   void run() {
-    try (CloseableIterator<StateEntry> it = history.iterator()) {
+    // Keys alone: a segment is read only when it may hold entries below the horizon.
+    try (CloseableIterator<byte[]> it = history.scanKeys(null, null)) {
       while (it.hasNext()) {
-        StateEntry entry = it.next();
-        byte[] key = entry.key();
+        byte[] key = it.next();
         if (rowKey == null
             || rowKey.length != key.length
             || !ChainLayout.samePrefix(rowKey, key, ChainLayout.rowPrefixLength(key))) {
           finishRow();
           startRow(key);
         }
-        if (rowState != null) {
-          segments.add(new Segment(key, entry.elements()));
+        long segment = ChainLayout.segment(key);
+        // A segment above the horizon holds only entries at or after it: left as it is, unread.
+        if (rowState != null && (segment == ChainLayout.BASE_STAMP || segment < horizonMillis)) {
+          segments.add(new Segment(key, history.getList(key)));
         }
       }
     }

@@ -16,6 +16,10 @@ import java.util.function.LongSupplier;
  *
  * <p>The chain stamp is the operator's current event time for an exact state and its current input
  * watermark for a watermark-cut one, read at each write.
+ *
+ * <p>While recording is off ({@link ChainRecorders#stopRecording}) a write records nothing: it only
+ * notes its stamp, so that a recording started later knows from which version on the live rows it
+ * takes as the chains' base are right.
  */
 public final class ChainRecorder {
   private static final byte[] NO_OP = new byte[0];
@@ -25,6 +29,12 @@ public final class ChainRecorder {
   private final OrderedBytes keyBuffer;
   private final LongSupplier chainStamp;
   private final long segmentMillis;
+
+  // Set by ChainRecorders; single-threaded like the operator.
+  private boolean recording = true;
+
+  /** The largest stamp of a write while not recording; {@link Long#MIN_VALUE} when none. */
+  private long largestUnrecordedStamp = Long.MIN_VALUE;
 
   /** Bytes of {@code lp(state id)}, the last part of a cell's address. */
   private final int idPartLength;
@@ -81,6 +91,10 @@ public final class ChainRecorder {
 
   private void record(byte[] rowKey, int addressLength, byte[] op, boolean keepAll) {
     long stamp = chainStamp.getAsLong();
+    if (!recording) {
+      noteUnrecorded(stamp);
+      return;
+    }
     byte[] key = chainKey(rowKey, addressLength, ChainLayout.segmentOf(stamp, segmentMillis));
     byte[] entry = ChainLayout.entry(stamp, op);
     if (keepAll) {
@@ -96,6 +110,10 @@ public final class ChainRecorder {
    * them there. It reads the rows, as a clear of a multi-row cell must name each row it ends.
    */
   public void deleteRowsWithPrefix(StateTable stateTable, byte[] rowPrefix, int addressLength) {
+    if (!recording) {
+      noteUnrecorded(chainStamp.getAsLong());
+      return;
+    }
     try (CloseableIterator<StateEntry> rows = stateTable.prefixScan(rowPrefix)) {
       deleteAll(rows, addressLength);
     }
@@ -104,6 +122,10 @@ public final class ChainRecorder {
   /** A delete of every row of {@code stateTable} in {@code [fromInclusive, toExclusive)}. */
   public void deleteRowsInRange(
       StateTable stateTable, byte[] fromInclusive, byte[] toExclusive, int addressLength) {
+    if (!recording) {
+      noteUnrecorded(chainStamp.getAsLong());
+      return;
+    }
     try (CloseableIterator<StateEntry> rows = stateTable.scan(fromInclusive, toExclusive)) {
       deleteAll(rows, addressLength);
     }
@@ -112,6 +134,45 @@ public final class ChainRecorder {
   private void deleteAll(CloseableIterator<StateEntry> rows, int addressLength) {
     while (rows.hasNext()) {
       delete(rows.next().key(), addressLength);
+    }
+  }
+
+  /** The chain stamp a write would get now. */
+  long currentStamp() {
+    return chainStamp.getAsLong();
+  }
+
+  void noteUnrecorded(long stamp) {
+    if (stamp > largestUnrecordedStamp) {
+      largestUnrecordedStamp = stamp;
+    }
+  }
+
+  /** Turns recording on or off; turning it on forgets the stamps noted while it was off. */
+  void recording(boolean on) {
+    recording = on;
+    if (on) {
+      largestUnrecordedStamp = Long.MIN_VALUE;
+    }
+  }
+
+  /** The largest stamp of a write while recording was off, {@link Long#MIN_VALUE} when none. */
+  long largestUnrecordedStamp() {
+    return largestUnrecordedStamp;
+  }
+
+  /**
+   * Writes a live row of {@code beam_state} ({@code row}, of this state id) as its chain's base:
+   * the row's stored bytes as one base entry (put rows) or each stored element as one (list rows).
+   */
+  void base(StateEntry row, int addressLength) {
+    byte[] key = chainKey(row.key(), addressLength, ChainLayout.BASE_STAMP);
+    if (state.kind().listRows()) {
+      for (byte[] element : row.elements()) {
+        history.append(key, ChainLayout.entry(ChainLayout.BASE_STAMP, element));
+      }
+    } else {
+      history.append(key, ChainLayout.entry(ChainLayout.BASE_STAMP, row.value()));
     }
   }
 

@@ -25,18 +25,23 @@ public final class ChainRecorders {
 
   private final ChainRecorder[] recorders;
 
+  private boolean recording = true;
+
   /**
    * @param exactById for each exported id, true when its chain stamp is the event time (exact
    *     versions), false when it is the input watermark (watermark cut)
    * @param eventTime the operator's current event time (the {@code setEventTime} value)
    * @param inputWatermark the operator's current input watermark
+   * @param pruneStepMillis how far the owner moves the horizon between prunes (0: unknown): entries
+   *     are kept in segments of that width, so a prune drops whole ones
    */
   public ChainRecorders(
       StateBackend backend,
       Map<String, ExportedState> states,
       Map<String, Boolean> exactById,
       LongSupplier eventTime,
-      LongSupplier inputWatermark) {
+      LongSupplier inputWatermark,
+      long pruneStepMillis) {
     Objects.requireNonNull(eventTime, "eventTime");
     Objects.requireNonNull(inputWatermark, "inputWatermark");
     if (!exactById.keySet().equals(states.keySet())) {
@@ -47,7 +52,7 @@ public final class ChainRecorders {
               + new TreeSet<>(exactById.keySet()));
     }
     StateTable history = backend.table(ChainLayout.HISTORY_TABLE);
-    long segmentMillis = ChainLayout.segmentMillis(backend.engine());
+    long segmentMillis = ChainLayout.segmentMillis(backend.engine(), pruneStepMillis);
     OrderedBytes keyBuffer = new OrderedBytes(256);
     recorders = new ChainRecorder[states.size()];
     idParts = new byte[states.size()][];
@@ -75,6 +80,10 @@ public final class ChainRecorders {
    * prefix scan per id).
    */
   public void recordClearNamespace(StateTable stateTable, byte[] keyAndNamespace) {
+    if (!recording) {
+      noteUnrecorded();
+      return;
+    }
     for (int i = 0; i < recorders.length; i++) {
       byte[] address =
           new OrderedBytes(keyAndNamespace.length + idParts[i].length)
@@ -94,21 +103,96 @@ public final class ChainRecorders {
     if (recorders.length == 0) {
       return;
     }
+    if (!recording) {
+      noteUnrecorded();
+      return;
+    }
     try (CloseableIterator<StateEntry> rows = stateTable.prefixScan(keyPrefix)) {
       while (rows.hasNext()) {
         byte[] rowKey = rows.next().key();
         int idStart = OrderedBytes.skipLengthPrefixed(rowKey, keyPrefix.length);
         int addressLength = OrderedBytes.skipLengthPrefixed(rowKey, idStart);
-        for (int i = 0; i < recorders.length; i++) {
-          byte[] idPart = idParts[i];
-          if (addressLength - idStart == idPart.length
-              && Arrays.equals(rowKey, idStart, addressLength, idPart, 0, idPart.length)) {
-            recorders[i].delete(rowKey, addressLength);
-            break;
-          }
+        int i = exportedIdAt(rowKey, idStart, addressLength);
+        if (i >= 0) {
+          recorders[i].delete(rowKey, addressLength);
         }
       }
     }
+  }
+
+  /** The index of the recorder whose {@code lp(id)} is {@code rowKey[idStart, idEnd)}, or -1. */
+  private int exportedIdAt(byte[] rowKey, int idStart, int idEnd) {
+    for (int i = 0; i < recorders.length; i++) {
+      byte[] idPart = idParts[i];
+      if (idEnd - idStart == idPart.length
+          && Arrays.equals(rowKey, idStart, idEnd, idPart, 0, idPart.length)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Whether writes are recorded now. */
+  public boolean recording() {
+    return recording;
+  }
+
+  /**
+   * Turns recording on or off for every exported id. While off, writes record nothing and only note
+   * their chain stamp ({@link #largestUnrecordedStamp}); turning it on forgets those.
+   */
+  void recording(boolean on) {
+    recording = on;
+    for (ChainRecorder recorder : recorders) {
+      recorder.recording(on);
+    }
+  }
+
+  /**
+   * The largest chain stamp of a write (or clear) while recording was off, {@link Long#MIN_VALUE}
+   * when there was none.
+   */
+  long largestUnrecordedStamp() {
+    long largest = Long.MIN_VALUE;
+    for (ChainRecorder recorder : recorders) {
+      largest = Math.max(largest, recorder.largestUnrecordedStamp());
+    }
+    return largest;
+  }
+
+  private void noteUnrecorded() {
+    for (ChainRecorder recorder : recorders) {
+      recorder.noteUnrecorded(recorder.currentStamp());
+    }
+  }
+
+  /**
+   * Writes every live row of the exported ids in {@code stateTable} as the base of its chain (one
+   * full scan of the table): the chains then replay, from an empty history, to the state as it is
+   * now. Call it on an empty history of these ids.
+   */
+  void recordBase(StateTable stateTable) {
+    if (recorders.length == 0) {
+      return;
+    }
+    try (CloseableIterator<StateEntry> rows = stateTable.iterator()) {
+      while (rows.hasNext()) {
+        StateEntry row = rows.next();
+        byte[] rowKey = row.key();
+        int idStart = OrderedBytes.skipLengthPrefixed(rowKey, 0);
+        idStart = OrderedBytes.skipLengthPrefixed(rowKey, idStart);
+        int addressLength = OrderedBytes.skipLengthPrefixed(rowKey, idStart);
+        int i = exportedIdAt(rowKey, idStart, addressLength);
+        if (i >= 0) {
+          recorders[i].base(row, addressLength);
+        }
+      }
+    }
+  }
+
+  /** The {@code lp(id)} prefixes of the exported ids' chains. */
+  byte[][] statePrefixes() {
+    return idParts.clone();
   }
 
   @Override

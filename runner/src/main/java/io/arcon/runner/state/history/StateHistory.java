@@ -36,6 +36,12 @@ public final class StateHistory {
   private final StateTable meta;
   private final Map<String, ExportedState> states;
 
+  /** False while an {@link OnDemandRecording} is off: there is no history to read. */
+  private boolean recorded = true;
+
+  /** Where an {@link OnDemandRecording} started its chains, or {@link Long#MIN_VALUE}. */
+  private long onDemandFrom = Long.MIN_VALUE;
+
   /**
    * The history of {@code backend}'s exported states. {@code exportedSpecs} (state id to the DoFn's
    * spec, coders known) decides how each id's chains decode.
@@ -72,7 +78,25 @@ public final class StateHistory {
     if (maxCells < 1) {
       throw new IllegalArgumentException("maxCells must be at least 1; got " + maxCells);
     }
+    if (!recorded) {
+      throw new IllegalStateException(
+          "State '"
+              + stateId
+              + "' is a watermark cut, recorded only while a TSS reads it, and no TSS reads it now:"
+              + " create the TSS first, with an AT after the app's watermark");
+    }
     long oldest = oldestAvailableMillis();
+    if (versionMillis < oldest && oldest == onDemandFrom) {
+      throw new IllegalArgumentException(
+          "State '"
+              + stateId
+              + "' is a watermark cut, recorded from when a TSS first read it: versions from "
+              + Instant.ofEpochMilli(oldest)
+              + " on; version "
+              + Instant.ofEpochMilli(versionMillis)
+              + " is older. Create the TSS with an AT after the app's watermark, or export the"
+              + " transform exactly (--tssExport) to keep its history all along.");
+    }
     if (versionMillis < oldest) {
       throw new IllegalArgumentException(
           "The state history of '"
@@ -123,6 +147,18 @@ public final class StateHistory {
     return new Chunk(cells, null);
   }
 
+  /** An {@link OnDemandRecording} started: versions from {@code fromMillis} on can be read. */
+  void recordingFrom(long fromMillis) {
+    recorded = true;
+    onDemandFrom = fromMillis;
+  }
+
+  /** An {@link OnDemandRecording} is off: nothing can be read. */
+  void notRecording() {
+    recorded = false;
+    onDemandFrom = Long.MIN_VALUE;
+  }
+
   private static void addIfPresent(List<CellVersion> cells, CellAssembler cell) {
     CellVersion version = cell.finish();
     if (version != null) {
@@ -143,7 +179,7 @@ public final class StateHistory {
    * retained writes plus one base entry per live row.
    */
   public void prune(long horizonMillis) {
-    if (horizonMillis <= oldestAvailableMillis()) {
+    if (!recorded || horizonMillis <= oldestAvailableMillis()) {
       return;
     }
     new ChainPruner(history, states, horizonMillis).run();

@@ -12,10 +12,13 @@ import org.junit.jupiter.api.Test;
 class ChainLayoutTest {
 
   @Test
-  void enginesWithACheapAppendKeepOneLiveSegmentLmdbRoundsDownToWholeSeconds() {
-    assertEquals(0, ChainLayout.segmentMillis("heap"));
-    assertEquals(0, ChainLayout.segmentMillis("rocksdb"));
-    assertEquals(1000, ChainLayout.segmentMillis("lmdb"));
+  void enginesWithACheapAppendSegmentByThePruneStepLmdbRoundsDownToWholeSeconds() {
+    assertEquals(0, ChainLayout.segmentMillis("heap", 0));
+    assertEquals(0, ChainLayout.segmentMillis("rocksdb", 0));
+    assertEquals(450_000, ChainLayout.segmentMillis("heap", 450_000));
+    assertEquals(450_000, ChainLayout.segmentMillis("rocksdb", 450_000));
+    assertEquals(1000, ChainLayout.segmentMillis("lmdb", 0));
+    assertEquals(1000, ChainLayout.segmentMillis("lmdb", 450_000));
     for (long stamp : new long[] {Long.MIN_VALUE + 1, -1, 0, 1_767_225_600_123L, Long.MAX_VALUE}) {
       assertEquals(ChainLayout.LIVE_SEGMENT, ChainLayout.segmentOf(stamp, 0));
     }

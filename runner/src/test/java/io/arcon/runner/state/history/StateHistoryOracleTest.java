@@ -68,6 +68,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Random operation sequences on every exportable kind (several keys; the global namespace and two
@@ -169,7 +170,7 @@ class StateHistoryOracleTest {
     }
   }
 
-  @ParameterizedTest(name = "{0}, consistency flipped: {1}")
+  @ParameterizedTest(name = "{0}, consistency flipped (and segments 250 ms wide): {1}")
   @MethodSource("cases")
   void versionsMatchTheOracleWholeInChunksPerKeyAndAfterPruning(String engine, boolean flipped) {
     random = new Random(engine.hashCode() * 31L + (flipped ? 1 : 0));
@@ -221,7 +222,71 @@ class StateHistoryOracleTest {
     checkVersion(Long.MAX_VALUE);
   }
 
-  private void open(String engine, boolean flipped) {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"heap", "rocksdb", "lmdb"})
+  void watermarkCutChainsRecordedOnlyWhileSwitchedOnReadLikeTheOracleFromTheirStart(String engine) {
+    random = new Random(engine.hashCode() * 17L);
+    open(engine, null);
+    OnDemandRecording recording = internals.recordHistoryOnDemand(() -> watermark);
+    assertFalse(recording.isOn());
+
+    runOps(0, OPS_PER_PHASE);
+    assertEquals(0, historyEntries(), "nothing is recorded while off");
+    IllegalStateException off =
+        assertThrows(
+            IllegalStateException.class, () -> history.cellsAt(VALUE, PHASE, null, null, 10));
+    assertTrue(off.getMessage().contains("recorded only while a TSS reads it"), off.getMessage());
+
+    long from = recording.start();
+    assertTrue(recording.isOn());
+    // Every write so far is in the base: versions after the last stamp written while off.
+    assertTrue(from > 0 && from <= watermark + 1, "from " + from + ", watermark " + watermark);
+    assertEquals(from, recording.start(), "starting again changes nothing");
+    IllegalArgumentException before =
+        assertThrows(
+            IllegalArgumentException.class, () -> history.cellsAt(BAG, from - 1, null, null, 10));
+    assertTrue(before.getMessage().contains("recorded from when a TSS first read it"));
+    checkVersionsFrom(from);
+
+    runOps(PHASE, OPS_PER_PHASE);
+    runOps(2 * PHASE, OPS_PER_PHASE);
+    checkVersionsFrom(from);
+    for (long t : versions(3)) {
+      if (t >= from) {
+        checkChunked(t, 3 * PHASE, null);
+      }
+    }
+    pruneAndCheck(PHASE + random.nextInt((int) PHASE));
+
+    recording.stop();
+    assertFalse(recording.isOn());
+    assertEquals(0, historyEntries(), "stopping drops the chains");
+    assertThrows(
+        IllegalStateException.class, () -> history.cellsAt(VALUE, Long.MAX_VALUE, null, null, 10));
+    history.prune(4 * PHASE); // nothing to prune while off
+    assertEquals(0, historyEntries());
+
+    runOps(4 * PHASE, OPS_PER_PHASE);
+    long again = recording.start();
+    assertTrue(again >= 4 * PHASE && again <= watermark + 1, "again from " + again);
+    runOps(5 * PHASE, OPS_PER_PHASE);
+    checkVersionsFrom(again);
+  }
+
+  private void checkVersionsFrom(long from) {
+    checkVersion(from);
+    for (long t : versions(30)) {
+      if (t >= from) {
+        checkVersion(t);
+      }
+    }
+    checkVersion(Long.MAX_VALUE);
+  }
+
+  /**
+   * @param flipped null: every state is a watermark cut; else which half of the kinds is exact
+   */
+  private void open(String engine, Boolean flipped) {
     backend = StateBackends.open(StateBackendConfig.of(engine, tmp.resolve("db")));
     internals = new BackendStateInternals<>(backend, StringUtf8Coder.of());
     Map<String, StateSpec<?>> specs = new LinkedHashMap<>();
@@ -235,9 +300,13 @@ class StateHistoryOracleTest {
     // Both chain stamps on every kind over the two runs.
     List<String> exactIds = List.of(VALUE, SET, MULTIMAP, ORDERED);
     for (String id : IDS) {
-      exact.put(id, exactIds.contains(id) != flipped);
+      exact.put(id, flipped != null && exactIds.contains(id) != flipped);
     }
-    history = internals.enableHistory(specs, exact, () -> watermark);
+    // Segments: one live segment per row, or (like a pipeline's) segments a fraction of a phase
+    // wide,
+    // so that prunes both rewrite segments and drop whole ones.
+    long pruneStep = flipped == null ? 300 : flipped ? 250 : 0;
+    history = internals.enableHistory(specs, exact, () -> watermark, pruneStep);
     oracle.declare(VALUE, ValueCell::new);
     oracle.declare(BAG, BagCell::new);
     oracle.declare(SET, () -> new SetCell<>(SET_CODER));
