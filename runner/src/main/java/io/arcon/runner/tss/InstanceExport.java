@@ -1,6 +1,7 @@
 package io.arcon.runner.tss;
 
 import io.arcon.runner.state.BackendStateInternals;
+import io.arcon.runner.state.history.OnDemandRecording;
 import io.arcon.runner.state.history.StateHistory;
 import io.arcon.runtime.operator.OperatorContext;
 import java.time.Duration;
@@ -11,21 +12,35 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The TSS side of one parallel instance of an exported stateful ParDo. On the node's thread it
  * keeps the version chains of the transform's states (through {@link StateHistory}), prunes them as
  * the watermark leaves {@code --stateHistory} behind, and tells the pipeline's {@link TssLink} its
- * watermark and its end. From the agent's thread it serves reads of a version in chunks, each run
- * in the node's mailbox between bundles, so extraction never runs concurrently with the operators
- * and a large state does not stall the pipeline.
+ * watermark and its end. An exact transform's chains are kept all along; a watermark-cut one's only
+ * while some TSS reads its states ({@link OnDemandRecording}, switched by {@link #readByTss}). From
+ * the agent's thread it serves reads of a version in chunks, each run in the node's mailbox between
+ * bundles, so extraction never runs concurrently with the operators and a large state does not
+ * stall the pipeline.
  */
 public final class InstanceExport implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(InstanceExport.class);
+
   private final TransformExport transform;
   private final int instance;
   private final StateHistory history;
+
+  /** Null for an exact transform, whose chains are recorded all along. */
+  private final OnDemandRecording onDemand;
+
   private final Executor mailbox;
   private final long historyMillis;
+
+  /** How far the horizon moves between prunes, and the width of the chains' segments. */
+  private final long pruneStepMillis;
+
   private final Set<CompletableFuture<?>> pendingReads = ConcurrentHashMap.newKeySet();
 
   // Node thread only.
@@ -34,6 +49,9 @@ public final class InstanceExport implements AutoCloseable {
   private boolean ended;
 
   private volatile boolean closed;
+
+  /** Whether the chains are recorded now: always for an exact transform. Written by the node. */
+  private volatile boolean recording;
 
   InstanceExport(
       TransformExport transform,
@@ -45,9 +63,57 @@ public final class InstanceExport implements AutoCloseable {
     this.mailbox = context.mailbox();
     Map<String, Boolean> exact = new HashMap<>();
     transform.specs().keySet().forEach(id -> exact.put(id, transform.exact()));
-    this.history = internals.enableHistory(transform.specs(), exact, inputWatermark);
     this.historyMillis = transform.link().settings().stateHistory().toMillis();
+    this.pruneStepMillis = Math.max(1000, historyMillis / 8);
+    this.history =
+        internals.enableHistory(transform.specs(), exact, inputWatermark, pruneStepMillis);
+    this.onDemand = transform.exact() ? null : internals.recordHistoryOnDemand(inputWatermark);
+    this.recording = onDemand == null;
     transform.link().instanceOpened(this);
+  }
+
+  /**
+   * Whether some TSS reads the transform's states now (from any thread): a watermark-cut transform
+   * records its chains only while one does. Switched in the node's mailbox, between bundles.
+   */
+  void readByTss(boolean read) {
+    if (onDemand == null || closed) {
+      return;
+    }
+    mailbox.execute(() -> switchRecording(read));
+  }
+
+  /** On the node's thread. */
+  void switchRecording(boolean read) {
+    if (onDemand == null || closed || read == onDemand.isOn()) {
+      return;
+    }
+    if (read) {
+      long from = onDemand.start();
+      LOG.debug(
+          "TSS: {} instance {} records its watermark-cut states for versions from {}",
+          transform.transform(),
+          instance,
+          from == Long.MIN_VALUE ? "any time" : java.time.Instant.ofEpochMilli(from));
+    } else {
+      onDemand.stop();
+      LOG.debug(
+          "TSS: {} instance {} stopped recording (no TSS reads it)",
+          transform.transform(),
+          instance);
+    }
+    recording = onDemand.isOn();
+    transform.link().instanceRecording();
+  }
+
+  /** Whether this instance records its chains now (any thread). */
+  boolean recording() {
+    return recording;
+  }
+
+  /** Whether the transform's states are watermark cuts, recorded only while read. */
+  boolean recordsOnDemand() {
+    return onDemand != null;
   }
 
   public String transform() {
@@ -78,12 +144,24 @@ public final class InstanceExport implements AutoCloseable {
       return;
     }
     long horizon = Math.min(watermark - historyMillis, transform.link().oldestVersionInFlight());
-    // A full pass over the history, so not on every watermark: once per eighth of the history.
-    if (horizon > prunedTo && horizon - prunedTo >= Math.max(1000, historyMillis / 8)) {
+    if (horizon > Long.MIN_VALUE + pruneStepMillis) {
+      // On a segment boundary: the prune drops whole segments and rewrites none.
+      horizon -= Math.floorMod(horizon, pruneStepMillis);
+    }
+    // A walk over the history, so not on every watermark: once per eighth of the history.
+    boolean recording = onDemand == null || onDemand.isOn();
+    if (recording
+        && horizon > prunedTo
+        && (prunedTo == Long.MIN_VALUE || horizon - prunedTo >= pruneStepMillis)) {
       history.prune(horizon);
       prunedTo = horizon;
     }
-    transform.link().instanceWatermark(this, watermark, history.oldestAvailableMillis());
+    // The app's horizon bounds CREATE's AT for exact states; the control plane checks a watermark
+    // cut's AT against the app's watermark instead (its chains start when a TSS reads it).
+    transform
+        .link()
+        .instanceWatermark(
+            this, watermark, onDemand == null ? history.oldestAvailableMillis() : Long.MIN_VALUE);
   }
 
   /** True once the control plane has every version due up to the app's end. */
@@ -111,7 +189,7 @@ public final class InstanceExport implements AutoCloseable {
               throw stopped();
             }
             long oldest = history.oldestAvailableMillis();
-            if (versionMillis < oldest) {
+            if (versionMillis < oldest && onDemand == null) {
               throw new IllegalStateException(
                   "version "
                       + java.time.Instant.ofEpochMilli(versionMillis)

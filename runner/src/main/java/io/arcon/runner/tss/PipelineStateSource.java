@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -46,6 +47,11 @@ final class PipelineStateSource implements StateSource {
   @Override
   public List<StateDescriptor> states() {
     return link.catalog().states().stream().map(UserState::descriptor).toList();
+  }
+
+  @Override
+  public void statesRead(Set<String> stateNames) {
+    link.statesRead(stateNames);
   }
 
   @Override

@@ -8,9 +8,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executors;
@@ -60,6 +62,10 @@ public final class TssLink implements AutoCloseable {
   private ScheduledExecutorService reporter;
   private int expectedInstances;
   private volatile boolean drained;
+
+  /** The transforms some TSS reads, as the control plane last said; null until it said. */
+  private volatile Set<String> transformsRead;
+
   private int endedInstances; // guarded by this
   private long endMillis = Long.MIN_VALUE; // guarded by this
   private long reportedWatermark = Long.MIN_VALUE; // reporter thread only
@@ -201,6 +207,55 @@ public final class TssLink implements AutoCloseable {
       of[instance.instance()] = instance;
     }
     progress.put(instance, new Progress());
+    Set<String> read = transformsRead;
+    if (read != null && read.contains(instance.transform())) {
+      // Opened on the node's thread: the instance may start recording right away.
+      instance.switchRecording(true);
+    }
+  }
+
+  /**
+   * An instance switched its recording: tells the control plane the watermark-cut states that every
+   * instance of their transform records now.
+   */
+  synchronized void instanceRecording() {
+    Set<String> recording = new HashSet<>();
+    for (Map.Entry<String, InstanceExport[]> transform : instances.entrySet()) {
+      boolean all = transform.getValue().length > 0;
+      boolean onDemand = false;
+      for (InstanceExport instance : transform.getValue()) {
+        all &= instance != null && instance.recording();
+        onDemand |= instance != null && instance.recordsOnDemand();
+      }
+      if (all && onDemand) {
+        catalog.ofTransform(transform.getKey()).forEach(state -> recording.add(state.name()));
+      }
+    }
+    if (agent != null) {
+      agent.reportRecording(recording);
+    }
+  }
+
+  /**
+   * The control plane says which of the app's states some TSS reads now (canonical names); the
+   * instances of watermark-cut transforms record their chains only while one of their states is
+   * read. Unknown names are ignored (a catalog of an earlier run of the app).
+   */
+  void statesRead(Set<String> stateNames) {
+    Set<String> read = new HashSet<>();
+    for (String name : stateNames) {
+      catalog.byName(name).ifPresent(state -> read.add(state.transformFullName()));
+    }
+    transformsRead = Set.copyOf(read);
+    for (Map.Entry<String, InstanceExport[]> transform : instances.entrySet()) {
+      boolean isRead = read.contains(transform.getKey());
+      for (InstanceExport instance : transform.getValue()) {
+        if (instance != null) {
+          instance.readByTss(isRead);
+        }
+      }
+    }
+    LOG.debug("TSS: app '{}' has states read by a TSS in {}", settings.app(), read);
   }
 
   void instanceWatermark(InstanceExport instance, long watermark, long historyFrom) {

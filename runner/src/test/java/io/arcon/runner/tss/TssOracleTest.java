@@ -2,14 +2,19 @@ package io.arcon.runner.tss;
 
 import static io.arcon.runner.tss.TssTestSupport.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconRunner;
 import io.arcon.runtime.graph.KeyGroups;
 import io.arcon.tss.client.TssClient;
+import io.arcon.tss.client.TssClientException;
 import io.arcon.tss.proto.AppInfo;
+import io.arcon.tss.proto.AppSummary;
 import io.arcon.tss.proto.Consistency;
+import io.arcon.tss.wire.ProtoTime;
+import io.grpc.Status;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -168,10 +173,22 @@ class TssOracleTest {
               + app
               + ".exported_total"
               + period);
+      // The watermark-cut state is recorded from when the TSS reads it: before the first event.
+      awaitHistory(tss, app, "hits", "recording");
+      awaitHistory(tss, app, "total", "kept");
       start.countDown();
       // The source stops at the second gate once the watermark passed the second version.
       awaitCommitted(tss, "before_" + app, VERSIONS[1], result);
       tss.execute("CREATE TSS after_" + app + " AS EXTRACT " + app + ".total" + period);
+      // A watermark cut has no history from before a TSS read it: an AT the watermark passed is
+      // refused, while the exact state's is read from its chains.
+      TssClientException past =
+          assertThrows(
+              TssClientException.class,
+              () ->
+                  tss.execute("CREATE TSS late_" + app + " AS EXTRACT " + app + ".hits" + period));
+      assertEquals(Status.Code.OUT_OF_RANGE, past.code());
+      assertTrue(past.getMessage().contains("is a watermark cut"), past.getMessage());
       String oneKey = KEYS.get(1);
       tss.execute(
           "CREATE TSS onekey_"
@@ -214,6 +231,93 @@ class TssOracleTest {
       assertEquals(
           script.exactSums(VERSIONS[1]).stream().filter(r -> r.key().equals(oneKey)).toList(),
           read(tss, "onekey_" + app, VERSIONS[1], app, "total"));
+    } finally {
+      start.countDown();
+      resume.countDown();
+      if (result.getState() == PipelineResult.State.RUNNING) {
+        result.cancel();
+      }
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void aRunningPipelinePrunesItsHistoryAndTheControlPlaneRefusesWhatWasPruned() throws Exception {
+    String app = "pruned" + RUNS.incrementAndGet();
+    CountDownLatch start = new CountDownLatch(1);
+    CountDownLatch resume = new CountDownLatch(1);
+    ClickScript script =
+        new ClickScript(
+            29,
+            BASE,
+            400,
+            VERSIONS,
+            new CountDownLatch[] {start, resume},
+            new long[] {VERSIONS[1]});
+    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
+    options.setRunner(ArconRunner.class);
+    options.setJobName(app);
+    options.setParallelism(2);
+    options.setStateBackend("heap");
+    options.setTss("on");
+    options.setTssEndpoint("127.0.0.1:" + port);
+    options.setTssHome(home.toString());
+    options.setStateHistory("PT2S");
+    Pipeline p = Pipeline.create(options);
+    p.apply(Read.from(new ScriptedClicks(app, script.steps)))
+        .apply("Total", ParDo.of(new SumPerKey()));
+    PipelineResult result = p.run();
+    try {
+      TssClient tss = client();
+      awaitRegistered(tss, app);
+      start.countDown();
+      // The source holds once the watermark passed the second version: the history behind the
+      // watermark by more than 2 s is pruned, on whole seconds.
+      script.reached(1).await();
+      long deadline = System.currentTimeMillis() + 60_000;
+      Instant historyFrom = null;
+      while (System.currentTimeMillis() < deadline) {
+        AppSummary summary =
+            tss.showApps().stream().filter(a -> a.getName().equals(app)).findFirst().orElseThrow();
+        if (summary.hasHistoryFrom()) {
+          historyFrom = ProtoTime.toInstant(summary.getHistoryFrom());
+          if (historyFrom.toEpochMilli() >= VERSIONS[1] - 3_000) {
+            break;
+          }
+        }
+        Thread.sleep(20);
+      }
+      assertTrue(
+          historyFrom != null && historyFrom.toEpochMilli() >= VERSIONS[1] - 3_000,
+          "the app's history horizon follows its watermark: " + historyFrom);
+      assertTrue(historyFrom.toEpochMilli() <= VERSIONS[1], "and stays 2 s behind it");
+      assertEquals(0, historyFrom.toEpochMilli() % 1000, "on a whole second (a segment boundary)");
+
+      TssClientException pruned =
+          assertThrows(
+              TssClientException.class,
+              () ->
+                  tss.execute(
+                      "CREATE TSS old_"
+                          + app
+                          + " AS EXTRACT "
+                          + app
+                          + ".total AT '2026-12-02 13:00:10' TIME ZONE 'UTC';"));
+      assertEquals(Status.Code.OUT_OF_RANGE, pruned.code());
+      assertTrue(pruned.getMessage().contains("keeps state history from"), pruned.getMessage());
+
+      tss.execute(
+          "CREATE TSS kept_"
+              + app
+              + " AS EXTRACT "
+              + app
+              + ".total AT '2026-12-02 13:00:20' TIME ZONE 'UTC';");
+      awaitCommitted(tss, "kept_" + app, VERSIONS[1], result);
+      assertEquals(
+          script.exactSums(VERSIONS[1]),
+          read(tss, "kept_" + app, VERSIONS[1], app, "total"),
+          "the version at the horizon's segment replays from the folded base");
+      resume.countDown();
+      assertEquals(PipelineResult.State.DONE, result.waitUntilFinish(Duration.standardMinutes(3)));
     } finally {
       start.countDown();
       resume.countDown();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.arcon.tss.client.TssClient;
+import io.arcon.tss.lang.StatementResult;
 import io.arcon.tss.proto.AppInfo;
 import io.arcon.tss.proto.AppSummary;
 import io.arcon.tss.proto.StateInfo;
@@ -36,6 +37,28 @@ final class TssTestSupport {
       Thread.sleep(100);
     }
     fail("app " + app + " did not register within 60 s");
+  }
+
+  /**
+   * Waits until {@code DESCRIBE APP} shows {@code state}'s history as {@code history} ("recording":
+   * the app records a watermark-cut state now that a TSS reads it).
+   */
+  static void awaitHistory(TssClient tss, String app, String state, String history)
+      throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 60_000;
+    List<List<String>> rows = List.of();
+    while (System.currentTimeMillis() < deadline) {
+      StatementResult described = tss.execute("DESCRIBE APP " + app + ";");
+      int column = described.columns().indexOf("history");
+      rows = described.rows();
+      for (List<String> row : rows) {
+        if (row.get(0).equals(state) && row.get(column).equals(history)) {
+          return;
+        }
+      }
+      Thread.sleep(20);
+    }
+    fail("state " + app + "." + state + " did not show history '" + history + "': " + rows);
   }
 
   static StateInfo state(AppInfo info, String name) {

@@ -5,6 +5,7 @@ import io.arcon.tss.model.StateDescriptor;
 import io.arcon.tss.model.StateRow;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What an app implements so {@link TssAgent} can export its state: the catalog of its states, and
@@ -35,4 +36,15 @@ public interface StateSource {
    * @throws Exception if the state cannot be read; the version is reported failed with its message
    */
   Iterable<StateRow> rows(String stateName, Instant versionTime, Object keyFilter) throws Exception;
+
+  /**
+   * Which of the app's states some TSS reads now: the control plane says so after each registration
+   * and whenever the set changes (a TSS created, dropped, or past its last version). A source may
+   * keep what a {@code WATERMARK_CUT} state's versions need only while it is read; a TSS is created
+   * with an AT after the app's watermark, so recording from this call on is enough. Called on the
+   * agent's thread; must not block.
+   *
+   * @param stateNames canonical state names (as in {@link #states()}); empty when none is read
+   */
+  default void statesRead(Set<String> stateNames) {}
 }

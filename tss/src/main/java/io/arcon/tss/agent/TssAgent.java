@@ -11,6 +11,7 @@ import io.arcon.tss.proto.Consistency;
 import io.arcon.tss.proto.ControlMessage;
 import io.arcon.tss.proto.ExtractionAssignment;
 import io.arcon.tss.proto.Finished;
+import io.arcon.tss.proto.Recording;
 import io.arcon.tss.proto.Register;
 import io.arcon.tss.proto.TssControlGrpc;
 import io.arcon.tss.proto.VersionFailed;
@@ -36,6 +37,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -86,6 +89,7 @@ public final class TssAgent implements AutoCloseable {
   private boolean registered; // guarded by lock
   private Instant watermark; // guarded by lock
   private Instant historyFrom; // guarded by lock
+  private Set<String> recording = Set.of(); // guarded by lock
   private Instant finishedEnd; // guarded by lock; set by finish()
   private CountDownLatch
       drainedLatch; // guarded by lock; set by finish(), opened by Drained or close
@@ -208,6 +212,30 @@ public final class TssAgent implements AutoCloseable {
         sendLocked(watermarkMessage(newWatermark, newHistoryFrom));
       }
     }
+  }
+
+  /**
+   * Reports the app's watermark-cut states whose history it records now (every instance acted on
+   * {@link StateSource#statesRead}); {@code DESCRIBE APP} shows it. Sent now if connected, else on
+   * reconnect.
+   */
+  public void reportRecording(Set<String> states) {
+    Set<String> copy = Set.copyOf(states);
+    synchronized (lock) {
+      if (copy.equals(recording)) {
+        return;
+      }
+      recording = copy;
+      if (registered) {
+        sendLocked(recordingMessage(copy));
+      }
+    }
+  }
+
+  private static AppMessage recordingMessage(Set<String> states) {
+    return AppMessage.newBuilder()
+        .setRecording(Recording.newBuilder().addAllStates(new TreeSet<>(states)))
+        .build();
   }
 
   /**
@@ -383,6 +411,9 @@ public final class TssAgent implements AutoCloseable {
             if (watermark != null) {
               sendLocked(watermarkMessage(watermark, historyFrom));
             }
+            if (!recording.isEmpty()) {
+              sendLocked(recordingMessage(recording));
+            }
             if (finishedEnd != null) {
               // A new stream is a live app to the control plane until it hears Finished again.
               sendLocked(finishedMessage(finishedEnd));
@@ -396,6 +427,19 @@ public final class TssAgent implements AutoCloseable {
               drained = true;
               drainedLatch.countDown();
             }
+          }
+        }
+        case STATES_READ -> {
+          synchronized (lock) {
+            if (generation != streamGeneration) {
+              return;
+            }
+          }
+          try {
+            source.statesRead(Set.copyOf(message.getStatesRead().getStatesList()));
+          } catch (RuntimeException e) {
+            LOG.warn(
+                "agent {}: the app failed to take the states read by TSS: {}", app, e.toString());
           }
         }
         case ASSIGNMENT -> {

@@ -4,6 +4,7 @@ import io.arcon.tss.proto.ControlMessage;
 import io.arcon.tss.proto.Drained;
 import io.arcon.tss.proto.ExtractionAssignment;
 import io.arcon.tss.proto.Registered;
+import io.arcon.tss.proto.StatesRead;
 import io.arcon.tss.wire.ProtoTime;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -11,6 +12,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +24,9 @@ final class AppSession {
   private final Set<String> sentAssignments = new HashSet<>();
   private String app;
   private boolean closed;
+
+  /** The states-read set last sent on this stream; null before the first. */
+  private Set<String> sentStatesRead;
 
   AppSession(StreamObserver<ControlMessage> out) {
     this.out = out;
@@ -49,6 +54,18 @@ final class AppSession {
   /** Answers Finished: every version due for the app is sealed (or failed). */
   void drained() {
     send(ControlMessage.newBuilder().setDrained(Drained.getDefaultInstance()).build());
+  }
+
+  /** Sends which of the app's states some TSS reads, unless this stream was told that already. */
+  synchronized void statesRead(Set<String> states) {
+    if (states.equals(sentStatesRead)) {
+      return;
+    }
+    sentStatesRead = Set.copyOf(states);
+    send(
+        ControlMessage.newBuilder()
+            .setStatesRead(StatesRead.newBuilder().addAllStates(new TreeSet<>(states)))
+            .build());
   }
 
   /**

@@ -3,6 +3,7 @@ package io.arcon.tss.server;
 import io.arcon.tss.model.StateDescriptor;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 
 /**
  * An app the control plane knows: the state catalog it last registered and, while it is connected,
@@ -19,6 +20,7 @@ final class AppState {
   private Instant connectedSince;
   private Instant watermark;
   private Instant historyFrom;
+  private Set<String> recording = Set.of();
   private Instant finishedAt;
   private boolean drainedSent;
 
@@ -41,6 +43,7 @@ final class AppState {
    * @param watermark the last reported watermark, or null
    * @param historyFrom the oldest extractable version time it reported, or null (no limit)
    * @param finishedAt when its input ended, or null while it is live
+   * @param recording the watermark-cut states whose history the app records now
    */
   record Snapshot(
       String name,
@@ -48,9 +51,22 @@ final class AppState {
       Instant watermark,
       Instant historyFrom,
       Instant finishedAt,
-      List<StateDescriptor> states) {
+      List<StateDescriptor> states,
+      Set<String> recording) {
     Snapshot {
       states = List.copyOf(states);
+      recording = Set.copyOf(recording);
+    }
+
+    /** An app that records no watermark-cut state's history. */
+    Snapshot(
+        String name,
+        boolean connected,
+        Instant watermark,
+        Instant historyFrom,
+        Instant finishedAt,
+        List<StateDescriptor> states) {
+      this(name, connected, watermark, historyFrom, finishedAt, states, Set.of());
     }
   }
 
@@ -102,6 +118,8 @@ final class AppState {
     session = newSession;
     instance = newInstance;
     connectedSince = Instant.now();
+    // The agent says it again on the new stream.
+    recording = Set.of();
     finishedAt = null;
     drainedSent = false;
     return replaced;
@@ -141,6 +159,16 @@ final class AppState {
   void reportWatermark(Instant newWatermark, Instant newHistoryFrom) {
     watermark = newWatermark;
     historyFrom = newHistoryFrom;
+  }
+
+  /** The app records the history of these watermark-cut states now. */
+  void recording(Set<String> states) {
+    recording = Set.copyOf(states);
+  }
+
+  /** The watermark-cut states whose history the app records now (while a TSS reads them). */
+  Set<String> recording() {
+    return recording;
   }
 
   /** The oldest version time the app can still extract, or null when it reported no limit. */
@@ -187,6 +215,6 @@ final class AppState {
   }
 
   Snapshot snapshot() {
-    return new Snapshot(name, connected(), watermark, historyFrom, finishedAt, states);
+    return new Snapshot(name, connected(), watermark, historyFrom, finishedAt, states, recording);
   }
 }

@@ -14,6 +14,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /** The tables of SHOW APPS, DESCRIBE APP, SHOW TSS and DESCRIBE TSS, rendered from the catalog. */
@@ -47,6 +48,18 @@ final class CatalogTables {
    * with {@link io.arcon.tss.model.FieldType#describe()}, so an opaque value names its coder; the
    * backend or transform an app did not report shows as "-".
    */
+  /**
+   * What the app keeps of a state's past: an exact state's history is kept all along (within the
+   * app's {@code --stateHistory}); a watermark cut's only while a TSS reads it.
+   */
+  private static String history(StateDescriptor state, Set<String> recording) {
+    return switch (state.consistency()) {
+      case EXACT -> "kept";
+      case WATERMARK_CUT -> recording.contains(state.name()) ? "recording" : "not recorded";
+      default -> "-";
+    };
+  }
+
   static StatementResult describeApp(AppState.Snapshot app) {
     List<List<String>> rows = new ArrayList<>();
     for (StateDescriptor s : app.states()) {
@@ -59,7 +72,8 @@ final class CatalogTables {
               s.schema().keyType().describe(),
               s.schema().valueType().describe(),
               orDash(s.backend()),
-              lowerCase(s.consistency().name(), Consistency.CONSISTENCY_UNSPECIFIED.name())));
+              lowerCase(s.consistency().name(), Consistency.CONSISTENCY_UNSPECIFIED.name()),
+              history(s, app.recording())));
     }
     String watermark = app.watermark() != null ? app.watermark().toString() : "none yet";
     if (app.historyFrom() != null) {
@@ -77,7 +91,8 @@ final class CatalogTables {
             "key_type",
             "value_type",
             "backend",
-            "consistency"),
+            "consistency",
+            "history"),
         rows,
         "app "
             + app.name()

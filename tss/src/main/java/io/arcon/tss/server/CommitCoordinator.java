@@ -109,6 +109,7 @@ final class CommitCoordinator implements AutoCloseable {
       schedule(tss);
       scheduler.dispatch(tss);
       scheduler.sendDrained();
+      scheduler.sendStatesRead();
     }
     if (committed) {
       try {

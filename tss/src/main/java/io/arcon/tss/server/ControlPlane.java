@@ -89,6 +89,7 @@ final class ControlPlane implements AutoCloseable {
       session.confirmRegistration(registration.app());
       LOG.info(
           "app {} registered with {} states", registration.app(), registration.states().size());
+      scheduler.sendStatesRead();
       scheduler.dispatchAll();
     }
   }
@@ -109,6 +110,13 @@ final class ControlPlane implements AutoCloseable {
     }
   }
 
+  /** The app records the history of these watermark-cut states now (shown by DESCRIBE APP). */
+  void recording(AppSession session, Set<String> states) {
+    synchronized (lock) {
+      apps.requireSession(session).recording(states);
+    }
+  }
+
   /**
    * The app's input ended at {@code end}: every version of its TSS up to the first at or after
    * {@code end} becomes due for it, none after; it gets Drained once it sealed them all.
@@ -121,6 +129,7 @@ final class ControlPlane implements AutoCloseable {
       scheduler.extendFor(app.name());
       scheduler.dispatchAll();
       scheduler.sendDrained();
+      scheduler.sendStatesRead();
     }
   }
 
@@ -158,6 +167,7 @@ final class ControlPlane implements AutoCloseable {
     commits.schedule(tss);
     scheduler.dispatch(tss);
     scheduler.sendDrained();
+    scheduler.sendStatesRead();
   }
 
   void failed(AppSession session, String tssName, Instant version, String reason) {
@@ -244,6 +254,8 @@ final class ControlPlane implements AutoCloseable {
       tsss.add(tss);
       scheduler.extend(tss);
       tsss.persist(tss);
+      // Before the first assignment: a watermark-cut state starts its history now.
+      scheduler.sendStatesRead();
       scheduler.dispatch(tss);
       return StatementResult.message(
           "TSS "
@@ -274,6 +286,7 @@ final class ControlPlane implements AutoCloseable {
       }
       // A finished app may have waited only for this TSS.
       scheduler.sendDrained();
+      scheduler.sendStatesRead();
     }
     commits.deleteFiles(name);
     return StatementResult.message("TSS " + name + " dropped; removed " + lake.tssDir(name));

@@ -7,6 +7,7 @@ import io.arcon.tss.model.FieldType;
 import io.arcon.tss.model.KeyLiterals;
 import io.arcon.tss.model.Names;
 import io.arcon.tss.model.StateDescriptor;
+import io.arcon.tss.proto.Consistency;
 import io.arcon.tss.write.DuckDbTransform;
 import io.grpc.Status;
 import java.time.Instant;
@@ -55,6 +56,9 @@ final class DefinitionValidator {
         throw ControlPlaneException.invalid(ref + " is extracted twice; name each state once");
       }
       StateDescriptor state = registeredState(appName, stateName);
+      if (state.consistency() == Consistency.WATERMARK_CUT) {
+        requireAfterWatermark(apps.require(appName), ref, create.at());
+      }
       if (horizonChecked.add(appName)) {
         requireWithinHistory(apps.require(appName), create.at());
       }
@@ -112,6 +116,29 @@ final class DefinitionValidator {
               + " is older. Use AT >= "
               + historyFrom
               + " or run the app with a longer --stateHistory");
+    }
+  }
+
+  /**
+   * A watermark-cut state has history only while a TSS reads it (the app starts it when told, see
+   * {@code StatesRead}), so a version at or before the app's watermark may have passed unrecorded.
+   */
+  private static void requireAfterWatermark(AppState app, StateRef ref, Instant at) {
+    Instant watermark = app.watermark();
+    if (watermark != null && !at.isAfter(watermark)) {
+      throw new ControlPlaneException(
+          Status.Code.OUT_OF_RANGE,
+          "state "
+              + ref
+              + " is a watermark cut: app "
+              + app.name()
+              + " keeps its history only while a TSS reads it, and its watermark is at "
+              + watermark
+              + "; AT "
+              + at
+              + " is not after it. Use an AT after "
+              + watermark
+              + ", or export the transform exactly (--tssExport) to keep its history all along");
     }
   }
 

@@ -22,6 +22,7 @@ import io.arcon.tss.wire.ProtoTime;
 import io.arcon.tss.wire.StatementResults;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +60,8 @@ final class TssControlService extends TssControlGrpc.TssControlImplBase {
                       ? ProtoTime.toInstant(watermark.getHistoryFrom())
                       : null);
             }
+            case RECORDING ->
+                plane.recording(session, Set.copyOf(message.getRecording().getStatesList()));
             case FINISHED -> {
               if (!message.getFinished().hasEnd()) {
                 throw ControlPlaneException.invalid(

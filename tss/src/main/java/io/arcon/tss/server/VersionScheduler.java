@@ -4,6 +4,8 @@ import io.arcon.tss.lake.LakeLayout;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,12 +110,7 @@ final class VersionScheduler {
       if (!tss.involves(app.name())) {
         continue;
       }
-      Instant last = tss.lastVersionTime();
-      Instant end = scheduleEnd(tss);
-      boolean scheduled =
-          last != null
-              && ((end != null && !last.isBefore(end)) || tss.schedule().next(last) == null);
-      if (!scheduled) {
+      if (!fullyScheduled(tss)) {
         return false;
       }
       for (Instant time : tss.openTimes()) {
@@ -123,6 +120,41 @@ final class VersionScheduler {
       }
     }
     return true;
+  }
+
+  /**
+   * Whether every version {@code tss} will have is in the catalog: its schedule ended, or it
+   * reached the end of a finished app.
+   */
+  private boolean fullyScheduled(TssState tss) {
+    Instant last = tss.lastVersionTime();
+    Instant end = scheduleEnd(tss);
+    return last != null
+        && ((end != null && !last.isBefore(end)) || tss.schedule().next(last) == null);
+  }
+
+  /**
+   * The states of {@code app} that some TSS still reads: one with versions to come or open. The app
+   * keeps the history of a watermark-cut state only while it is read.
+   */
+  Set<String> statesRead(String app) {
+    Set<String> read = new TreeSet<>();
+    for (TssState tss : tsss.all()) {
+      List<String> states = tss.statesByApp().get(app);
+      if (states != null && (!fullyScheduled(tss) || !tss.openTimes().isEmpty())) {
+        read.addAll(states);
+      }
+    }
+    return read;
+  }
+
+  /** Tells each connected app which of its states are read, when that changed since it was told. */
+  void sendStatesRead() {
+    for (AppState app : apps.all()) {
+      if (app.connected()) {
+        app.session().statesRead(statesRead(app.name()));
+      }
+    }
   }
 
   /** Sends Drained to each connected finished app that has sealed everything due for it. */

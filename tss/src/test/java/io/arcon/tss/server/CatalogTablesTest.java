@@ -20,6 +20,7 @@ import io.arcon.tss.proto.Consistency;
 import io.arcon.tss.proto.StateKind;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,7 +52,8 @@ class CatalogTablesTest {
         CatalogTables.describeApp(
             new AppState.Snapshot("a", false, null, null, null, List.of(counter("x"))));
     assertEquals(
-        List.of(List.of("x", "Count_x", "x", "value", "STRING", "INT64", "memory", "exact")),
+        List.of(
+            List.of("x", "Count_x", "x", "value", "STRING", "INT64", "memory", "exact", "kept")),
         table.rows());
     assertEquals("app a (disconnected, watermark none yet)", table.message());
     assertEquals(
@@ -97,9 +99,28 @@ class CatalogTablesTest {
             new StateSchema(FieldType.INT64, FieldType.OPAQUE),
             null,
             Consistency.CONSISTENCY_UNSPECIFIED);
+    StateDescriptor exact =
+        new StateDescriptor(
+            "total",
+            "Sum",
+            "total",
+            StateKind.VALUE,
+            new StateSchema(FieldType.STRING, FieldType.INT64),
+            "heap",
+            Consistency.EXACT);
+    StateDescriptor unread =
+        new StateDescriptor(
+            "hits",
+            "Count",
+            "hits",
+            StateKind.VALUE,
+            new StateSchema(FieldType.STRING, FieldType.INT64),
+            "heap",
+            Consistency.WATERMARK_CUT);
     StatementResult table =
         CatalogTables.describeApp(
-            new AppState.Snapshot("a", true, T, null, null, List.of(state, bare)));
+            new AppState.Snapshot(
+                "a", true, T, null, null, List.of(state, bare, exact, unread), Set.of("sessions")));
     assertEquals(
         List.of(
             "state",
@@ -109,7 +130,8 @@ class CatalogTablesTest {
             "key_type",
             "value_type",
             "backend",
-            "consistency"),
+            "consistency",
+            "history"),
         table.columns());
     assertEquals(
         List.of(
@@ -124,8 +146,20 @@ class CatalogTablesTest {
                     + ")>, by_page MAP<STRING,"
                     + " OPAQUE(VarIntCoder)> NOT NULL>",
                 "rocksdb",
-                "watermark_cut"),
-            List.of("n", "-", "n", "-", "INT64", "OPAQUE", "-", "-")),
+                "watermark_cut",
+                "recording"),
+            List.of("n", "-", "n", "-", "INT64", "OPAQUE", "-", "-", "-"),
+            List.of("total", "Sum", "total", "value", "STRING", "INT64", "heap", "exact", "kept"),
+            List.of(
+                "hits",
+                "Count",
+                "hits",
+                "value",
+                "STRING",
+                "INT64",
+                "heap",
+                "watermark_cut",
+                "not recorded")),
         table.rows());
   }
 

@@ -162,7 +162,16 @@ class ControlPlaneEndToEndTest {
         apps.rows());
     StatementResult describeApp = client.execute("DESCRIBE APP clicks_app;");
     assertEquals(
-        List.of("clicks", "Count_clicks", "clicks", "value", "STRING", "INT64", "memory", "exact"),
+        List.of(
+            "clicks",
+            "Count_clicks",
+            "clicks",
+            "value",
+            "STRING",
+            "INT64",
+            "memory",
+            "exact",
+            "kept"),
         describeApp.rows().get(0));
 
     client.execute(

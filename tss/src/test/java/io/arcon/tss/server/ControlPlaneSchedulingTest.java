@@ -257,4 +257,36 @@ class ControlPlaneSchedulingTest {
     server = ControlPlaneServer.start(new ServerConfig(home, null, "127.0.0.1", port, null));
     assertEquals(List.of(), client.execute("SHOW TSS;").rows());
   }
+
+  @Test
+  void appsAreToldWhichStatesATssStillReads() throws Exception {
+    try (RawApp app = new RawApp(port).register("metrics_app", "gauge")) {
+      assertEquals(List.of(), app.nextStatesRead().getStatesList(), "no TSS yet");
+
+      client.execute("CREATE TSS once AS EXTRACT metrics_app.gauge AT '2026-12-02 13:00:00';");
+      assertEquals(List.of("gauge"), app.nextStatesRead().getStatesList());
+
+      app.watermark(T.plusSeconds(1));
+      ExtractionAssignment assignment = app.nextAssignment();
+      app.seal(assignment, "gauge", assignment.getTargetDirectory() + "/gauge/part-0.parquet");
+      assertEquals(
+          List.of(),
+          app.nextStatesRead().getStatesList(),
+          "a TSS whose last version is committed reads nothing more");
+      assertTrue(status("once", T).startsWith("committed"), status("once", T));
+
+      client.execute(
+          "CREATE TSS every AS EXTRACT metrics_app.gauge AT '2026-12-02 14:00:00' FOR EACH 1"
+              + " MINUTE;");
+      assertEquals(List.of("gauge"), app.nextStatesRead().getStatesList());
+
+      // A new stream is told again.
+      app.register("metrics_app", "gauge");
+      assertEquals(List.of("gauge"), app.nextStatesRead().getStatesList());
+
+      client.execute("DROP TSS every;");
+      assertEquals(List.of(), app.nextStatesRead().getStatesList());
+      assertEquals(null, app.pollStatesRead(300), "told once per change");
+    }
+  }
 }

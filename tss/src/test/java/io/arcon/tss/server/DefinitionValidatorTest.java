@@ -210,4 +210,39 @@ class DefinitionValidatorTest {
             .validate(parse("CREATE TSS t AS EXTRACT b.steps AT '2026-12-02 13:00:00';"))
             .at());
   }
+
+  @Test
+  void aWatermarkCutStateNeedsAnAtAfterTheAppsWatermarkWhileAnExactOneKeepsItsHistory() {
+    // No watermark yet: nothing has passed, any AT will be recorded.
+    assertEquals(
+        T, validator.validate(parse("CREATE TSS t AS EXTRACT a.n AT '2026-12-02 13:00:00';")).at());
+
+    Instant watermark = T.plus(Duration.ofMinutes(10));
+    apps.get("a").reportWatermark(watermark);
+    ControlPlaneException e =
+        refusal("CREATE TSS t AS EXTRACT a.clicks, a.n AT '2026-12-02 13:10:00';");
+    assertEquals(Status.Code.OUT_OF_RANGE, e.code());
+    assertEquals(
+        "state a.n is a watermark cut: app a keeps its history only while a TSS reads it, and its"
+            + " watermark is at "
+            + watermark
+            + "; AT "
+            + watermark
+            + " is not after it. Use an AT after "
+            + watermark
+            + ", or export the transform exactly (--tssExport) to keep its history all along",
+        e.getMessage());
+
+    assertEquals(
+        watermark.plusMillis(1),
+        validator
+            .validate(parse("CREATE TSS t AS EXTRACT a.n AT '2026-12-02 13:10:00.001';"))
+            .at());
+    // The exact state of the same app is read from its kept history.
+    assertEquals(
+        T,
+        validator
+            .validate(parse("CREATE TSS t AS EXTRACT a.clicks AT '2026-12-02 13:00:00';"))
+            .at());
+  }
 }

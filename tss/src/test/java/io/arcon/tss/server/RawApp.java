@@ -5,6 +5,7 @@ import io.arcon.tss.proto.ControlMessage;
 import io.arcon.tss.proto.ExtractionAssignment;
 import io.arcon.tss.proto.Register;
 import io.arcon.tss.proto.StateInfo;
+import io.arcon.tss.proto.StatesRead;
 import io.arcon.tss.proto.TssControlGrpc;
 import io.arcon.tss.proto.TypeSpec;
 import io.arcon.tss.proto.VersionSealed;
@@ -26,6 +27,10 @@ import java.util.concurrent.TimeUnit;
 final class RawApp implements AutoCloseable {
   private final ManagedChannel channel;
   private final BlockingQueue<ControlMessage> received = new LinkedBlockingQueue<>();
+
+  /** StatesRead messages, apart: they come whenever the set changes, between the others. */
+  private final BlockingQueue<StatesRead> statesRead = new LinkedBlockingQueue<>();
+
   private StreamObserver<AppMessage> requests;
 
   RawApp(int port) {
@@ -38,13 +43,18 @@ final class RawApp implements AutoCloseable {
       requests.onCompleted();
     }
     received.clear();
+    statesRead.clear();
     requests =
         TssControlGrpc.newStub(channel)
             .connect(
                 new StreamObserver<>() {
                   @Override
                   public void onNext(ControlMessage value) {
-                    received.add(value);
+                    if (value.hasStatesRead()) {
+                      statesRead.add(value.getStatesRead());
+                    } else {
+                      received.add(value);
+                    }
                   }
 
                   @Override
@@ -88,7 +98,21 @@ final class RawApp implements AutoCloseable {
     return message.getAssignment();
   }
 
-  /** The next message, or null if none arrives within {@code millis}. */
+  /** The next StatesRead message (the states some TSS reads), waiting for it. */
+  StatesRead nextStatesRead() throws InterruptedException {
+    StatesRead message = statesRead.poll(TestSupport.PATIENCE.toSeconds(), TimeUnit.SECONDS);
+    if (message == null) {
+      throw new IllegalStateException("no StatesRead from the control plane");
+    }
+    return message;
+  }
+
+  /** The next StatesRead message, or null if none arrives within {@code millis}. */
+  StatesRead pollStatesRead(long millis) throws InterruptedException {
+    return statesRead.poll(millis, TimeUnit.MILLISECONDS);
+  }
+
+  /** The next message other than StatesRead, or null if none arrives within {@code millis}. */
   ControlMessage poll(long millis) throws InterruptedException {
     return received.poll(millis, TimeUnit.MILLISECONDS);
   }

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -25,6 +26,19 @@ final class SyntheticApp implements StateSource {
 
   /** state -> key -> event time -> value (null = cleared). */
   private final Map<String, Map<Object, TreeMap<Instant, Long>>> chains = new ConcurrentHashMap<>();
+
+  /** What the agent last passed to {@link #statesRead}; null before. */
+  private volatile Set<String> statesRead;
+
+  @Override
+  public void statesRead(Set<String> stateNames) {
+    statesRead = stateNames;
+  }
+
+  /** The states some TSS reads, as the control plane last told through the agent; null before. */
+  Set<String> lastStatesRead() {
+    return statesRead;
+  }
 
   /** A counter keyed by user name. */
   SyntheticApp withCounter(String stateName) {

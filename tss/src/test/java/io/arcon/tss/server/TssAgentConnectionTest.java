@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -196,5 +197,32 @@ class TssAgentConnectionTest {
 
   private static List<String> stateNames(TssClient client) {
     return client.describeApp("clicks").getStatesList().stream().map(s -> s.getName()).toList();
+  }
+
+  @Test
+  void theSourceHearsWhichStatesATssReads() throws Exception {
+    int port = TestSupport.freePort();
+    SyntheticApp app = new SyntheticApp().withCounter("clicks").withCounter("steps");
+    try (ControlPlaneServer server =
+            ControlPlaneServer.start(new ServerConfig(home, null, "127.0.0.1", port, null));
+        TssClient client = TssClient.connect("127.0.0.1", port, null);
+        TssAgent agent = TssAgent.builder("read_app", app).endpoint("127.0.0.1", port).start()) {
+      assertTrue(agent.awaitRegistered(TestSupport.PATIENCE));
+      TestSupport.await(
+          "the empty set after registering",
+          () -> Set.of().equals(app.lastStatesRead()),
+          () -> String.valueOf(app.lastStatesRead()));
+      client.execute(
+          "CREATE TSS r AS EXTRACT read_app.steps AT '2026-12-02 13:00:00' FOR EACH 1 MINUTE;");
+      TestSupport.await(
+          "steps to be read",
+          () -> Set.of("steps").equals(app.lastStatesRead()),
+          () -> String.valueOf(app.lastStatesRead()));
+      client.execute("DROP TSS r;");
+      TestSupport.await(
+          "nothing to be read after DROP",
+          () -> Set.of().equals(app.lastStatesRead()),
+          () -> String.valueOf(app.lastStatesRead()));
+    }
   }
 }
