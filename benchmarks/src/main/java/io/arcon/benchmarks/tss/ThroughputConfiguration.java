@@ -5,16 +5,24 @@ import java.util.List;
 
 /**
  * A TSS setting of the throughput measurement: how the same pipeline runs with TSS off, on (its
- * state listed and kept as watermark-cut chains), or exported exactly ({@code --tssExport}: input
- * sorted by event time in the backend, every write kept in a per-key version chain).
+ * state listed as a watermark cut; no TSS reads it, so no history is kept), on while a TSS reads
+ * the state (its writes kept as watermark-cut chains), or exported exactly ({@code --tssExport}:
+ * input sorted by event time in the backend, every write kept in a per-key version chain).
  */
 public enum ThroughputConfiguration {
-  OFF("off", "heap", "(a) --tss=off, heap", "off", false),
-  ON("on", "heap", "(b) --tss=on (watermark-cut chains), heap", "on", false),
-  EXPORT("export", "heap", "(c) --tss=on --tssExport (exact), heap", "on", true),
-  OFF_ROCKSDB("off-rocksdb", "rocksdb", "(a) --tss=off, rocksdb", "off", false),
+  OFF("off", "heap", "(a) --tss=off, heap", "off", false, false),
+  ON("on", "heap", "(b) --tss=on, no TSS reads it, heap", "on", false, false),
+  ON_READ(
+      "on-read",
+      "heap",
+      "(b') --tss=on, read by a TSS (watermark-cut chains), heap",
+      "on",
+      false,
+      true),
+  EXPORT("export", "heap", "(c) --tss=on --tssExport (exact), heap", "on", true, false),
+  OFF_ROCKSDB("off-rocksdb", "rocksdb", "(a) --tss=off, rocksdb", "off", false, false),
   EXPORT_ROCKSDB(
-      "export-rocksdb", "rocksdb", "(c) --tss=on --tssExport (exact), rocksdb", "on", true);
+      "export-rocksdb", "rocksdb", "(c) --tss=on --tssExport (exact), rocksdb", "on", true, false);
 
   final String name;
   final String backend;
@@ -22,12 +30,17 @@ public enum ThroughputConfiguration {
   final String tss;
   final boolean export;
 
-  ThroughputConfiguration(String name, String backend, String label, String tss, boolean export) {
+  /** Whether a TSS reads the state while the pipeline runs (see {@code TssExportBenchmark}). */
+  final boolean readByTss;
+
+  ThroughputConfiguration(
+      String name, String backend, String label, String tss, boolean export, boolean readByTss) {
     this.name = name;
     this.backend = backend;
     this.label = label;
     this.tss = tss;
     this.export = export;
+    this.readByTss = readByTss;
   }
 
   /** The configuration without TSS on the same backend: the baseline of a ratio. */

@@ -6,6 +6,7 @@ import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconRunner;
 import io.arcon.tss.client.TssClient;
+import io.arcon.tss.client.TssClientException;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -84,9 +85,9 @@ public final class TssExportBenchmark {
     void setRuns(int value);
 
     @Description(
-        "Comma-separated throughput configurations: off, on, export, off-rocksdb, export-rocksdb"
-            + " (all by default; empty: extraction only)")
-    @Default.String("off,on,export,off-rocksdb,export-rocksdb")
+        "Comma-separated throughput configurations: off, on, on-read, export, off-rocksdb,"
+            + " export-rocksdb (all by default; empty: extraction only)")
+    @Default.String("off,on,on-read,export,off-rocksdb,export-rocksdb")
     String getConfigurations();
 
     void setConfigurations(String value);
@@ -264,7 +265,15 @@ public final class TssExportBenchmark {
       long elements,
       int keys) {
     Options options = freshOptions(args, endpoint, home);
-    String app = "tss_bench_" + configuration.name.replace('-', '_') + "_" + APPS.incrementAndGet();
+    String app;
+    if (configuration.readByTss) {
+      // One app name for every run: a TSS can be created over an app the control plane knows,
+      // and the app hears at registration that its state is read, so it records from the start.
+      app = READ_APP;
+      readFromTheStart(endpoint);
+    } else {
+      app = "tss_bench_" + configuration.name.replace('-', '_') + "_" + APPS.incrementAndGet();
+    }
     options.setJobName(app);
     options.setStateBackend(configuration.backend);
     options.setTss(configuration.tss);
@@ -284,6 +293,41 @@ public final class TssExportBenchmark {
         elements,
         keys);
     return run.seconds();
+  }
+
+  /** The app of the runs whose state a TSS reads. */
+  static final String READ_APP = "tss_bench_on_read";
+
+  /**
+   * Makes a TSS read {@link #READ_APP}'s counter from its next run's start, when the control plane
+   * knows the app (from an earlier run; the first run registers it and is not read). The TSS has
+   * one version, after every event time: the control plane asks for it when the run's input ends,
+   * so each run also extracts the final state once (10k rows by default), as a reader would.
+   */
+  private static void readFromTheStart(String endpoint) {
+    try (TssClient tss = connect(endpoint)) {
+      boolean known;
+      try {
+        known = tss.showApps().stream().anyMatch(a -> a.getName().equals(READ_APP));
+      } catch (TssClientException notStarted) {
+        known = false; // the first pipeline of the invocation starts the embedded control plane
+      }
+      if (!known) {
+        log("%s: first run registers the app; a TSS reads it from the next run on", READ_APP);
+        return;
+      }
+      try {
+        tss.execute("DROP TSS bench_reader;");
+      } catch (TssClientException notThere) {
+        // The first read run: nothing to drop.
+      }
+      tss.execute(
+          "CREATE TSS bench_reader AS EXTRACT "
+              + READ_APP
+              + "."
+              + CountPerKey.STATE
+              + " AT '2100-01-01 00:00:00';");
+    }
   }
 
   /** Fails unless a run emitted one final count per key and the counts add up to the elements. */
