@@ -39,6 +39,7 @@ import org.apache.beam.sdk.values.PCollection;
 import org.joda.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -124,24 +125,10 @@ class TssOracleTest {
     String app = "oracle_" + engine + RUNS.incrementAndGet();
     CountDownLatch start = new CountDownLatch(1);
     CountDownLatch resume = new CountDownLatch(1);
-    ClickScript script =
-        new ClickScript(
-            13,
-            BASE,
-            400,
-            VERSIONS,
-            new CountDownLatch[] {start, resume},
-            new long[] {VERSIONS[1]});
+    ClickScript script = heldAfterTheSecondVersion(13, start, resume);
     assertKeysOnBothInstances();
 
-    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
-    options.setRunner(ArconRunner.class);
-    options.setJobName(app);
-    options.setParallelism(2);
-    options.setStateBackend(engine);
-    options.setTss("on");
-    options.setTssEndpoint("127.0.0.1:" + port);
-    options.setTssHome(home.toString());
+    ArconPipelineOptions options = appOptions(app, engine);
     options.setTssExport("Exported");
     Pipeline p = Pipeline.create(options);
     PCollection<KV<String, Long>> clicks =
@@ -240,27 +227,13 @@ class TssOracleTest {
     }
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void aRunningPipelinePrunesItsHistoryAndTheControlPlaneRefusesWhatWasPruned() throws Exception {
     String app = "pruned" + RUNS.incrementAndGet();
     CountDownLatch start = new CountDownLatch(1);
     CountDownLatch resume = new CountDownLatch(1);
-    ClickScript script =
-        new ClickScript(
-            29,
-            BASE,
-            400,
-            VERSIONS,
-            new CountDownLatch[] {start, resume},
-            new long[] {VERSIONS[1]});
-    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
-    options.setRunner(ArconRunner.class);
-    options.setJobName(app);
-    options.setParallelism(2);
-    options.setStateBackend("heap");
-    options.setTss("on");
-    options.setTssEndpoint("127.0.0.1:" + port);
-    options.setTssHome(home.toString());
+    ClickScript script = heldAfterTheSecondVersion(29, start, resume);
+    ArconPipelineOptions options = appOptions(app, "heap");
     options.setStateHistory("PT2S");
     Pipeline p = Pipeline.create(options);
     p.apply(Read.from(new ScriptedClicks(app, script.steps)))
@@ -325,6 +298,26 @@ class TssOracleTest {
         result.cancel();
       }
     }
+  }
+
+  /** Clicks from {@link #BASE}, held at the start and once the watermark passed VERSIONS[1]. */
+  private static ClickScript heldAfterTheSecondVersion(
+      long seed, CountDownLatch start, CountDownLatch resume) {
+    return new ClickScript(
+        seed, BASE, 400, VERSIONS, new CountDownLatch[] {start, resume}, new long[] {VERSIONS[1]});
+  }
+
+  /** ArconRunner at parallelism 2 on {@code engine}, registered with the test's control plane. */
+  private static ArconPipelineOptions appOptions(String app, String engine) {
+    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
+    options.setRunner(ArconRunner.class);
+    options.setJobName(app);
+    options.setParallelism(2);
+    options.setStateBackend(engine);
+    options.setTss("on");
+    options.setTssEndpoint("127.0.0.1:" + port);
+    options.setTssHome(home.toString());
+    return options;
   }
 
   private static int ownerOf(String key) {
