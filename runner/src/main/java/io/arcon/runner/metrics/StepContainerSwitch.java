@@ -108,39 +108,36 @@ final class StepContainerSwitch implements MetricsContainer {
    * object (a source's elements-read counter does so per element), and the container's lookup
    * hashes the name's strings each time; a step's counter cells live as long as its container.
    */
-  private MetricsContainer counterTarget0;
+  private KeptCounter kept0;
 
-  private MetricName counterName0;
-  private Counter counter0;
-  private MetricsContainer counterTarget1;
-  private MetricName counterName1;
-  private Counter counter1;
+  private KeptCounter kept1;
+
+  /** A counter cell handed out for one container and one name object. */
+  private record KeptCounter(MetricsContainer target, MetricName name, Counter counter) {
+    boolean isFor(MetricsContainer container, MetricName metricName) {
+      return name == metricName && target == container;
+    }
+  }
 
   private void forgetCounters() {
-    counterTarget0 = null;
-    counterName0 = null;
-    counter0 = null;
-    counterTarget1 = null;
-    counterName1 = null;
-    counter1 = null;
+    kept0 = null;
+    kept1 = null;
   }
 
   @Override
   public Counter getCounter(MetricName metricName) {
     MetricsContainer target = target();
-    if (metricName == counterName0 && target == counterTarget0) {
-      return counter0;
+    KeptCounter last = kept0;
+    if (last != null && last.isFor(target, metricName)) {
+      return last.counter();
     }
-    if (metricName == counterName1 && target == counterTarget1) {
-      return counter1;
+    KeptCounter before = kept1;
+    if (before != null && before.isFor(target, metricName)) {
+      return before.counter();
     }
     Counter counter = target.getCounter(metricName);
-    counterTarget1 = counterTarget0;
-    counterName1 = counterName0;
-    counter1 = counter0;
-    counterTarget0 = target;
-    counterName0 = metricName;
-    counter0 = counter;
+    kept1 = last;
+    kept0 = new KeptCounter(target, metricName, counter);
     return counter;
   }
 
