@@ -149,7 +149,6 @@ public final class InstanceExport implements AutoCloseable {
       horizon -= Math.floorMod(horizon, pruneStepMillis);
     }
     // A walk over the history, so not on every watermark: once per eighth of the history.
-    boolean recording = onDemand == null || onDemand.isOn();
     if (recording
         && horizon > prunedTo
         && (prunedTo == Long.MIN_VALUE || horizon - prunedTo >= pruneStepMillis)) {

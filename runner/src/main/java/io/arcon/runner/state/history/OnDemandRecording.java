@@ -96,11 +96,6 @@ public final class OnDemandRecording {
     turnOff();
   }
 
-  /** While recording, the version time it started from; undefined while off. */
-  public long recordingFrom() {
-    return recordingFrom;
-  }
-
   private void turnOff() {
     recorders.recording(false);
     for (byte[] prefix : recorders.statePrefixes()) {
