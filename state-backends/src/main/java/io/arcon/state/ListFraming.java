@@ -21,6 +21,20 @@ public final class ListFraming {
     return out.toByteArray();
   }
 
+  /** The elements framed and concatenated: what appending them one by one would add. */
+  public static byte[] frameAll(List<byte[]> elements) {
+    int size = 0;
+    for (byte[] element : elements) {
+      size += framedSize(element.length);
+    }
+    byte[] out = new byte[size];
+    int position = 0;
+    for (byte[] element : elements) {
+      position = frameInto(out, position, element);
+    }
+    return out;
+  }
+
   /** Appends the framed element to {@code out}. */
   public static void frameInto(ByteArrayOutputStream out, byte[] element) {
     writeVarInt(out, element.length);

@@ -46,15 +46,14 @@ public interface StateTable {
   void append(byte[] key, byte[] element);
 
   /**
-   * Appends {@code element} to the list under {@code key}, or replaces the list's last element with
-   * it when that one has the same first {@code prefixLength} bytes. For lists whose elements
-   * supersede earlier ones with an equal prefix (a version chain's entries at one stamp), it keeps
-   * such a list from growing with every write. Engines that cannot see the last element without
-   * reading the list just append (the default), so readers must treat the later of two elements
-   * with an equal prefix as the one that counts either way.
+   * Appends {@code elements} to the list under {@code key}, in order, as that many {@link #append}
+   * calls would; engines whose append is one write each (a merge, a rewrite of the list) make it
+   * one write.
    */
-  default void appendOrReplaceLast(byte[] key, byte[] element, int prefixLength) {
-    append(key, element);
+  default void appendAll(byte[] key, List<byte[]> elements) {
+    for (byte[] element : elements) {
+      append(key, element);
+    }
   }
 
   /**

@@ -183,24 +183,45 @@ public abstract class StateBackendConformanceTest {
     assertEquals(1, t.getList(b(1)).size());
   }
 
+  /**
+   * {@code appendAll} adds what appends one by one would: to an absent key, to a list, to a plain
+   * value holding framed bytes, with empty and large elements, and nothing for no elements; and it
+   * survives a snapshot and restore like any list.
+   */
   @Test
-  void appendOrReplaceLastSupersedesOnlyAnEqualPrefix() {
+  void appendAllAddsWhatAppendsOneByOneWould() {
     StateTable t = backend.table("chains");
     byte[] key = utf8("row");
-    t.appendOrReplaceLast(key, utf8("1:a"), 2);
-    t.appendOrReplaceLast(key, utf8("1:b"), 2);
-    t.appendOrReplaceLast(key, utf8("2:a"), 2);
-    t.appendOrReplaceLast(key, utf8("2:bb"), 2);
-    t.append(key, utf8("3:a"));
-    t.appendOrReplaceLast(key, utf8("2:c"), 2);
-    List<String> elements =
-        t.getList(key).stream().map(b -> new String(b, StandardCharsets.UTF_8)).toList();
-    // Readers take the last element of an equal prefix: that must be the latest write anyway.
-    assertEquals("2:bb", elements.get(elements.indexOf("3:a") - 1));
-    assertEquals(List.of("3:a", "2:c"), elements.subList(elements.size() - 2, elements.size()));
-    if (engine().equals("heap")) {
-      assertEquals(List.of("1:b", "2:bb", "3:a", "2:c"), elements);
-    }
+    t.appendAll(key, List.of(utf8("1:a"), new byte[0], new byte[300]));
+    List<byte[]> first = t.getList(key);
+    assertEquals(3, first.size());
+    assertEquals("1:a", new String(first.get(0), StandardCharsets.UTF_8));
+    assertEquals(0, first.get(1).length);
+    assertEquals(300, first.get(2).length);
+
+    t.appendAll(key, List.of());
+    t.append(key, utf8("2:a"));
+    t.appendAll(key, List.of(utf8("3:a"), utf8("3:b")));
+    assertEquals(List.of("2:a", "3:a", "3:b"), utf8List(t.getList(key)).subList(3, 6));
+
+    byte[] plain = utf8("plain");
+    t.put(plain, ListFraming.frame(utf8("4:a")));
+    t.appendAll(plain, List.of(utf8("5:a"), utf8("5:b")));
+    assertEquals(List.of("4:a", "5:a", "5:b"), utf8List(t.getList(plain)));
+    t.appendAll(utf8("empty"), List.of());
+    assertNull(t.get(utf8("empty")));
+
+    SnapshotHandle handle = backend.snapshot(3, tmp.resolve("snap-append-all"));
+    t.appendAll(plain, List.of(utf8("6:a")));
+    backend.restore(handle);
+    t.appendAll(plain, List.of(utf8("7:a"), utf8("7:b")));
+    assertEquals(
+        List.of("4:a", "5:a", "5:b", "7:a", "7:b"),
+        utf8List(backend.table("chains").getList(plain)));
+  }
+
+  private static List<String> utf8List(List<byte[]> list) {
+    return list.stream().map(b -> new String(b, StandardCharsets.UTF_8)).toList();
   }
 
   private static byte[] utf8(String s) {
@@ -630,10 +651,19 @@ public abstract class StateBackendConformanceTest {
           byte[] value = randomBytes(random, random.nextInt(40));
           table.put(key, value);
           content.put(key, value);
-        } else {
+        } else if (random.nextInt(3) > 0) {
           byte[] element = randomBytes(random, random.nextInt(200));
           table.append(key, element);
           content.merge(key, ListFraming.frame(element), KeyBytes::concat);
+        } else {
+          List<byte[]> elements = new ArrayList<>();
+          for (int i = random.nextInt(4); i > 0; i--) {
+            elements.add(randomBytes(random, random.nextInt(200)));
+          }
+          table.appendAll(key, elements);
+          if (!elements.isEmpty()) {
+            content.merge(key, ListFraming.frameAll(elements), KeyBytes::concat);
+          }
         }
       } else if (op < 40) {
         table.delete(key);

@@ -62,10 +62,25 @@ public final class BackendTimeSortedInput<InT> implements TimeSortedInput<InT> {
 
   @Override
   public void add(byte[] encodedKey, WindowedValue<InT> element) {
+    add(encodedKey, element, sequence++);
+  }
+
+  /** The sequence number the next {@link #add} takes: above that of every buffered element. */
+  long nextSequence() {
+    return sequence;
+  }
+
+  /**
+   * Buffers {@code element} with the arrival number {@code order} (unique, at least {@link
+   * #nextSequence} when the buffer restarts from a restored backend), for a caller that numbers
+   * arrivals across several buffers.
+   */
+  void add(byte[] encodedKey, WindowedValue<InT> element, long order) {
+    sequence = Math.max(sequence, order + 1);
     byte[] rowKey =
         ByteBuffer.allocate(16)
             .putLong(orderedMillis(element.getTimestamp().getMillis()))
-            .putLong(sequence++)
+            .putLong(order)
             .array();
     try {
       byte[] encoded = CoderUtils.encodeToByteArray(coder, element);
@@ -93,40 +108,61 @@ public final class BackendTimeSortedInput<InT> implements TimeSortedInput<InT> {
 
   @Override
   public void releaseBefore(long watermark, Release<InT> release) throws Exception {
+    while (true) {
+      List<Buffered<InT>> batch = takeBefore(watermark);
+      if (batch.isEmpty()) {
+        return;
+      }
+      for (Buffered<InT> buffered : batch) {
+        release.release(buffered.encodedKey(), buffered.element());
+      }
+    }
+  }
+
+  /** One buffered element with its timestamp and arrival number. */
+  record Buffered<InT>(long timestamp, long order, byte[] encodedKey, WindowedValue<InT> element) {}
+
+  /**
+   * Takes the first (up to {@value #RELEASE_BATCH}) elements with a timestamp below {@code
+   * watermark} out of the buffer, in timestamp order; empty when there are none. They are deleted
+   * before the caller runs user code on them, so a failing element is not released twice.
+   */
+  List<Buffered<InT>> takeBefore(long watermark) throws IOException {
     byte[] end =
         watermark == Long.MAX_VALUE
             ? null
             : ByteBuffer.allocate(8).putLong(orderedMillis(watermark)).array();
     byte[] from = emptyBelow;
-    while (true) {
-      List<StateEntry> batch = new ArrayList<>(Math.min(RELEASE_BATCH, (int) Math.max(size, 1)));
-      try (CloseableIterator<StateEntry> it = table.scan(from, end)) {
-        while (it.hasNext() && batch.size() < RELEASE_BATCH) {
-          batch.add(it.next());
-        }
+    List<StateEntry> batch = new ArrayList<>(Math.min(RELEASE_BATCH, (int) Math.max(size, 1)));
+    try (CloseableIterator<StateEntry> it = table.scan(from, end)) {
+      while (it.hasNext() && batch.size() < RELEASE_BATCH) {
+        batch.add(it.next());
       }
-      if (batch.isEmpty()) {
-        if (end != null && (from == null || KeyBytes.compare(from, end) < 0)) {
-          emptyBelow = end; // nothing is left below the watermark
-        }
-        return;
-      }
-      byte[] last = batch.get(batch.size() - 1).key();
-      // Taken out before user code runs: a failing element is not released twice.
-      table.deleteRange(from == null ? new byte[0] : from, successor(last));
-      size -= batch.size();
-      for (StateEntry entry : batch) {
-        ByteBuffer value = ByteBuffer.wrap(entry.value());
-        byte[] encodedKey = new byte[value.getInt()];
-        value.get(encodedKey);
-        WindowedValue<InT> element =
-            CoderUtils.decodeFromByteArray(
-                coder, Arrays.copyOfRange(entry.value(), value.position(), entry.value().length));
-        release.release(encodedKey, element);
-      }
-      from = successor(last);
-      emptyBelow = from;
     }
+    if (batch.isEmpty()) {
+      if (end != null && (from == null || KeyBytes.compare(from, end) < 0)) {
+        emptyBelow = end; // nothing is left below the watermark
+      }
+      return List.of();
+    }
+    byte[] last = batch.get(batch.size() - 1).key();
+    table.deleteRange(from == null ? new byte[0] : from, successor(last));
+    size -= batch.size();
+    emptyBelow = successor(last);
+    List<Buffered<InT>> out = new ArrayList<>(batch.size());
+    for (StateEntry entry : batch) {
+      ByteBuffer rowKey = ByteBuffer.wrap(entry.key());
+      long timestamp = fromOrdered(rowKey.getLong());
+      long order = rowKey.getLong();
+      ByteBuffer value = ByteBuffer.wrap(entry.value());
+      byte[] encodedKey = new byte[value.getInt()];
+      value.get(encodedKey);
+      WindowedValue<InT> element =
+          CoderUtils.decodeFromByteArray(
+              coder, Arrays.copyOfRange(entry.value(), value.position(), entry.value().length));
+      out.add(new Buffered<>(timestamp, order, encodedKey, element));
+    }
+    return out;
   }
 
   /** The smallest byte string after {@code key} in unsigned lexicographic order. */

@@ -24,6 +24,14 @@ final class HeapTimeSortedInput<InT> implements TimeSortedInput<InT> {
 
   @Override
   public void add(byte[] encodedKey, WindowedValue<InT> element) {
+    add(encodedKey, element, arrival++);
+  }
+
+  /**
+   * Buffers {@code element} with the arrival number {@code order} (unique; equal timestamps release
+   * in its order), for a caller that numbers arrivals across several buffers.
+   */
+  void add(byte[] encodedKey, WindowedValue<InT> element, long order) {
     if (size == timestamps.length) {
       int capacity = size * 2;
       timestamps = Arrays.copyOf(timestamps, capacity);
@@ -32,7 +40,6 @@ final class HeapTimeSortedInput<InT> implements TimeSortedInput<InT> {
       elements = Arrays.copyOf(elements, capacity);
     }
     long timestamp = element.getTimestamp().getMillis();
-    long order = arrival++;
     int i = size++;
     while (i > 0) {
       int parent = (i - 1) >>> 1;
@@ -51,14 +58,29 @@ final class HeapTimeSortedInput<InT> implements TimeSortedInput<InT> {
   }
 
   @Override
-  @SuppressWarnings("unchecked")
   public void releaseBefore(long watermark, Release<InT> release) throws Exception {
-    while (size > 0 && (watermark == Long.MAX_VALUE || timestamps[0] < watermark)) {
-      byte[] key = keys[0];
-      WindowedValue<InT> element = (WindowedValue<InT>) elements[0];
-      removeFirst();
-      release.release(key, element);
+    while (hasBefore(watermark)) {
+      releaseFirst(release);
     }
+  }
+
+  /** Whether the first buffered element sorts before (timestamp, order); false when empty. */
+  boolean firstBefore(long timestamp, long order) {
+    return size > 0 && isBefore(timestamps[0], arrivals[0], timestamp, order);
+  }
+
+  /** Whether an element with a timestamp below {@code watermark} is buffered. */
+  boolean hasBefore(long watermark) {
+    return size > 0 && (watermark == Long.MAX_VALUE || timestamps[0] < watermark);
+  }
+
+  /** Takes the first element out and releases it (the buffer must not be empty). */
+  @SuppressWarnings("unchecked")
+  void releaseFirst(Release<InT> release) throws Exception {
+    byte[] key = keys[0];
+    WindowedValue<InT> element = (WindowedValue<InT>) elements[0];
+    removeFirst();
+    release.release(key, element);
   }
 
   private void removeFirst() {

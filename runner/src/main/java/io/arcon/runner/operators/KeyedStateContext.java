@@ -116,6 +116,7 @@ public final class KeyedStateContext<K> implements AutoCloseable {
    * OperatorSnapshot#completeAsync}, so the operator may go on changing its state at once.
    */
   public void snapshot(OperatorSnapshot snapshot, long inputWatermark) {
+    stateInternals.flushHistory();
     InstanceProgress.writeInputWatermark(backend, inputWatermark);
     snapshot.completeAsync(
         backend.snapshotAsync(

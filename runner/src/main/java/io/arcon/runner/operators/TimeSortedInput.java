@@ -28,7 +28,8 @@ public interface TimeSortedInput<InT> {
   /**
    * The buffer for an operator on {@code engine}: in memory on heap (the state is in memory there
    * anyway, and skipping the encode/decode and the heap table's ordered index is most of the
-   * buffer's cost), in the backend on rocksdb and lmdb (where it spills).
+   * buffer's cost); on rocksdb and lmdb in memory up to {@link
+   * SpillingTimeSortedInput#MEMORY_LIMIT} elements and in the backend beyond (where it spills).
    */
   static <InT> TimeSortedInput<InT> forEngine(
       String engine,
@@ -37,7 +38,8 @@ public interface TimeSortedInput<InT> {
       Coder<? extends BoundedWindow> windowCoder) {
     return "heap".equals(engine)
         ? new HeapTimeSortedInput<>()
-        : new BackendTimeSortedInput<>(backend, inputCoder, windowCoder);
+        : new SpillingTimeSortedInput<>(
+            backend, inputCoder, windowCoder, SpillingTimeSortedInput.MEMORY_LIMIT);
   }
 
   /** Buffers {@code element}, whose key encodes to {@code encodedKey}. */

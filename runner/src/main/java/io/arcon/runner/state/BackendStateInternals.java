@@ -232,6 +232,7 @@ public final class BackendStateInternals<K> implements StateInternals {
             this::eventTimeMillis,
             inputWatermark,
             pruneStepMillis);
+    reader.readAfterFlushing(history);
     this.stateHistory = reader;
     // Cached cells were bound without recorders.
     dropCells();
@@ -251,6 +252,16 @@ public final class BackendStateInternals<K> implements StateInternals {
           "No state is exported: call enableHistory(...) before recordHistoryOnDemand(...)");
     }
     return new OnDemandRecording(backend, stateTable, history, stateHistory, inputWatermark);
+  }
+
+  /**
+   * Puts the buffered writes of the exported states into their chains, so that the history table
+   * holds every write so far (a snapshot copies it); nothing happens when no state is exported.
+   */
+  public void flushHistory() {
+    if (history != null) {
+      history.flush();
+    }
   }
 
   /** The history of the exported states. */

@@ -23,22 +23,45 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Both sort buffers release exactly what is below the watermark, by (timestamp, arrival). */
+/**
+ * Every sort buffer releases exactly what is below the watermark, by (timestamp, arrival): on the
+ * heap, on rocksdb and lmdb as {@link TimeSortedInput#forEngine} makes it (in memory up to its
+ * limit), all in the backend ({@code :backend}), and split between memory and backend ({@code
+ * :spill}, a limit of a few dozen elements).
+ */
 class TimeSortedInputTest {
   @TempDir Path dir;
 
-  private static TimeSortedInput<KV<String, Integer>> buffer(String engine, StateBackend backend) {
-    return TimeSortedInput.forEngine(
-        engine,
-        backend,
-        KvCoder.of(StringUtf8Coder.of(), VarIntCoder.of()),
-        GlobalWindow.Coder.INSTANCE);
+  private static TimeSortedInput<KV<String, Integer>> buffer(String variant, StateBackend backend) {
+    var coder = KvCoder.of(StringUtf8Coder.of(), VarIntCoder.of());
+    if (variant.endsWith(":backend")) {
+      return new SpillingTimeSortedInput<>(backend, coder, GlobalWindow.Coder.INSTANCE, 0);
+    }
+    if (variant.endsWith(":spill")) {
+      return new SpillingTimeSortedInput<>(backend, coder, GlobalWindow.Coder.INSTANCE, 37);
+    }
+    return TimeSortedInput.forEngine(variant, backend, coder, GlobalWindow.Coder.INSTANCE);
+  }
+
+  private static StateBackend open(String variant, Path dir) {
+    String engine = variant.split(":")[0];
+    return StateBackends.open(
+        StateBackendConfig.of(engine, dir.resolve(variant.replace(':', '-'))));
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"heap", "rocksdb", "lmdb"})
+  @ValueSource(
+      strings = {
+        "heap",
+        "rocksdb",
+        "lmdb",
+        "rocksdb:backend",
+        "lmdb:backend",
+        "rocksdb:spill",
+        "lmdb:spill"
+      })
   void releasesBelowTheWatermarkInTimestampThenArrivalOrder(String engine) throws Exception {
-    StateBackend backend = StateBackends.open(StateBackendConfig.of(engine, dir.resolve(engine)));
+    StateBackend backend = open(engine, dir);
     try {
       TimeSortedInput<KV<String, Integer>> buffer = buffer(engine, backend);
       Random rnd = new Random(5);
@@ -75,10 +98,19 @@ class TimeSortedInputTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"heap", "rocksdb", "lmdb"})
+  @ValueSource(
+      strings = {
+        "heap",
+        "rocksdb",
+        "lmdb",
+        "rocksdb:backend",
+        "lmdb:backend",
+        "rocksdb:spill",
+        "lmdb:spill"
+      })
   void elementsAddedBetweenReleasesAlsoBelowAPastWatermarkAreReleased(String engine)
       throws Exception {
-    StateBackend backend = StateBackends.open(StateBackendConfig.of(engine, dir.resolve(engine)));
+    StateBackend backend = open(engine, dir);
     try {
       TimeSortedInput<KV<String, Integer>> buffer = buffer(engine, backend);
       Random rnd = new Random(11);
@@ -152,5 +184,71 @@ class TimeSortedInputTest {
             .map(a -> (int) a[1])
             .toList();
     assertEquals(expected, written);
+  }
+
+  /**
+   * A buffer split between memory and backend survives a snapshot: the heap part goes into the
+   * operator snapshot, the spilled part into the backend's, and the restored buffer (heap part
+   * added again, as the operator does) releases every element in timestamp order.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"rocksdb:spill", "lmdb:spill"})
+  void aSpilledBufferSurvivesASnapshotAndRestore(String variant) throws Exception {
+    StateBackend backend = open(variant, dir);
+    var coder =
+        WindowedValues.getFullCoder(
+            KvCoder.of(StringUtf8Coder.of(), VarIntCoder.of()), GlobalWindow.Coder.INSTANCE);
+    List<Integer> expected = new ArrayList<>();
+    Path held = dir.resolve("held");
+    io.arcon.state.SnapshotHandle handle;
+    try {
+      SpillingTimeSortedInput<KV<String, Integer>> buffer =
+          (SpillingTimeSortedInput<KV<String, Integer>>) buffer(variant, backend);
+      List<Integer> timestamps = new ArrayList<>();
+      for (int i = 0; i < 200; i++) {
+        timestamps.add(i * 3);
+      }
+      java.util.Collections.shuffle(timestamps, new Random(9));
+      for (int ts : timestamps) {
+        buffer.add(
+            new byte[] {(byte) ts},
+            WindowedValues.timestampedValueInGlobalWindow(KV.of("k", ts), new Instant(ts)));
+      }
+      buffer.releaseBefore(150, (key, element) -> {});
+      timestamps.stream().filter(t -> t >= 150).sorted().forEach(expected::add);
+      assertEquals(expected.size(), buffer.size());
+      org.junit.jupiter.api.Assertions.assertTrue(buffer.spilledSize() > 0, "nothing spilled");
+      SnapshotWriter out = new SnapshotWriter("test", 1);
+      buffer.writeTo(out, coder);
+      out.writeTo(held);
+      handle = backend.snapshot(1, dir.resolve("snap"));
+      // Released after the cut: the restore brings them back.
+      buffer.releaseBefore(400, (key, element) -> {});
+    } finally {
+      backend.close();
+    }
+
+    StateBackend restored = open(variant, dir.resolve("restored"));
+    try {
+      restored.restore(handle);
+      TimeSortedInput<KV<String, Integer>> buffer = buffer(variant, restored);
+      SnapshotReader in = SnapshotReader.open(held, "test", 1);
+      int count = in.readCount("held", 2);
+      for (int i = 0; i < count; i++) {
+        byte[] key = in.readBoolean("key presence") ? in.readBytes("key") : null;
+        buffer.add(key, in.readEncoded(coder, "element"));
+      }
+      assertEquals(expected.size(), buffer.size());
+      List<Integer> released = new ArrayList<>();
+      buffer.releaseBefore(
+          Long.MAX_VALUE,
+          (key, element) -> {
+            assertEquals((byte) (int) element.getValue().getValue(), key[0]);
+            released.add(element.getValue().getValue());
+          });
+      assertEquals(expected, released);
+    } finally {
+      restored.dispose();
+    }
   }
 }

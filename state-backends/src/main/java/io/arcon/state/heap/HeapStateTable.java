@@ -118,21 +118,26 @@ final class HeapStateTable implements StateTable {
     index.keepOrdered();
   }
 
+  /** One lookup of {@code key} for all of {@code elements}. */
   @Override
-  public void appendOrReplaceLast(byte[] key, byte[] element, int prefixLength) {
-    Objects.requireNonNull(element, "element");
-    int position = index.indexOf(key);
-    if (position < 0) {
-      append(key, element);
+  public void appendAll(byte[] key, List<byte[]> elements) {
+    if (elements.isEmpty()) {
       return;
     }
-    FramedList list = index.list(position);
+    int position = index.indexOf(key);
+    FramedList list = position < 0 ? null : index.list(position);
     if (list == null) {
-      // Framed bytes stored as a plain value (restored from a snapshot): adopt them as a list.
-      list = FramedList.ofFramed(index.value(position));
-      index.setList(position, list);
+      // An absent key or a plain value: the first append makes it a list.
+      append(key, elements.get(0));
+      list = index.list(index.indexOf(key));
+      for (int i = 1; i < elements.size(); i++) {
+        sizeBytes += list.append(Objects.requireNonNull(elements.get(i), "element"));
+      }
+      return;
     }
-    sizeBytes += list.appendOrReplaceLast(element, prefixLength);
+    for (byte[] element : elements) {
+      sizeBytes += list.append(Objects.requireNonNull(element, "element"));
+    }
   }
 
   @Override

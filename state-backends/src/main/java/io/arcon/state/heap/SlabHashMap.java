@@ -1,5 +1,6 @@
 package io.arcon.state.heap;
 
+import io.arcon.state.ByteKeyHash;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;

@@ -66,6 +66,16 @@ final class LmdbStateTable implements StateTable {
     owner.write(LmdbWrite.append(this, owner.checkKey(this, key), element));
   }
 
+  /** One rewrite of the list for all of {@code elements}, not one per element. */
+  @Override
+  public void appendAll(byte[] key, List<byte[]> elements) {
+    if (elements.isEmpty()) {
+      return;
+    }
+    owner.write(
+        LmdbWrite.appendFramed(this, owner.checkKey(this, key), ListFraming.frameAll(elements)));
+  }
+
   @Override
   public List<byte[]> getList(byte[] key) {
     return ListFraming.decode(get(key));

@@ -17,7 +17,8 @@ final class LmdbWrite {
     PUT,
     DELETE,
     DELETE_RANGE,
-    APPEND
+    APPEND,
+    APPEND_FRAMED
   }
 
   private final Kind kind;
@@ -48,6 +49,11 @@ final class LmdbWrite {
     return new LmdbWrite(Kind.APPEND, table, key, element);
   }
 
+  /** An append of elements already framed ({@link ListFraming}), in one rewrite of the list. */
+  static LmdbWrite appendFramed(LmdbStateTable table, byte[] key, byte[] frames) {
+    return new LmdbWrite(Kind.APPEND_FRAMED, table, key, frames);
+  }
+
   /**
    * Applies the write and returns roughly how many bytes it dirtied, so the backend can bound a
    * transaction's dirty pages (an append rewrites the whole list).
@@ -63,14 +69,20 @@ final class LmdbWrite {
         table.dbi().delete(txn, keys.encode(key));
         return key.length;
       }
-      case APPEND -> {
+      case APPEND, APPEND_FRAMED -> {
         ByteBuffer existing = table.dbi().get(txn, keys.encode(key));
         int oldLength = existing == null ? 0 : existing.remaining();
-        byte[] combined = new byte[oldLength + ListFraming.framedSize(argument.length)];
+        boolean framed = kind == Kind.APPEND_FRAMED;
+        int added = framed ? argument.length : ListFraming.framedSize(argument.length);
+        byte[] combined = new byte[oldLength + added];
         if (existing != null) {
           existing.get(combined, 0, oldLength);
         }
-        ListFraming.frameInto(combined, oldLength, argument);
+        if (framed) {
+          System.arraycopy(argument, 0, combined, oldLength, argument.length);
+        } else {
+          ListFraming.frameInto(combined, oldLength, argument);
+        }
         // Copied out first: the reservation may reuse the pages the old value lives in.
         table.dbi().reserve(txn, keys.encode(key), combined.length).put(combined);
         return key.length + combined.length;

@@ -117,6 +117,19 @@ final class RocksDbStateTable implements StateTable {
     }
   }
 
+  /** One merge whose operand is the elements' frames in order: what their merges would add. */
+  @Override
+  public void appendAll(byte[] key, List<byte[]> elements) {
+    if (elements.isEmpty()) {
+      return;
+    }
+    try {
+      owner.merge(handle, key, ListFraming.frameAll(elements));
+    } catch (RocksDBException e) {
+      throw failure("append", e);
+    }
+  }
+
   @Override
   public List<byte[]> getList(byte[] key) {
     return ListFraming.decode(get(key));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.arcon.state.ByteKeyHashTest;
 import io.arcon.state.CloseableIterator;
 import io.arcon.state.KeyBytes;
 import io.arcon.state.SnapshotHandle;

@@ -1,12 +1,9 @@
 package io.arcon.state.heap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.arcon.state.CloseableIterator;
-import io.arcon.state.ListFraming;
 import io.arcon.state.StateEntry;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Values are overwritten in place, so no array the table shares with callers may change. */
@@ -43,26 +40,5 @@ class HeapStateTableTest {
     table.append(new byte[] {'a'}, new byte[] {3});
     table.put(new byte[] {'a'}, new byte[] {4, 5});
     assertArrayEquals(new byte[] {4, 5}, table.get(new byte[] {'a'}));
-  }
-
-  @Test
-  void replacingTheLastElementFindsItInAdoptedFramedBytes() {
-    HeapStateTable table = new HeapStateTable("t");
-    byte[] key = {'k'};
-    // A list restored from a snapshot arrives as framed bytes; its last frame is found by walking.
-    byte[] framed =
-        io.arcon.state.KeyBytes.concat(
-            ListFraming.frame(new byte[] {1, 1}), ListFraming.frame(new byte[300]));
-    table.put(key, framed);
-    byte[] last = new byte[300];
-    last[299] = 7;
-    table.appendOrReplaceLast(key, last, 2); // prefix {0, 0}: replaces the 300-byte element
-    table.appendOrReplaceLast(key, new byte[] {1, 1, 5}, 2); // prefix {1, 1} is not last: appends
-    table.appendOrReplaceLast(key, new byte[] {1, 1, 6}, 2); // now it is: replaces
-    List<byte[]> elements = table.getList(key);
-    assertEquals(3, elements.size());
-    assertArrayEquals(new byte[] {1, 1}, elements.get(0));
-    assertArrayEquals(last, elements.get(1));
-    assertArrayEquals(new byte[] {1, 1, 6}, elements.get(2));
   }
 }

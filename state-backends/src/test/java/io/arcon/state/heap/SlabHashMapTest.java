@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.arcon.state.ByteKeyHash;
+import io.arcon.state.ByteKeyHashTest;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;

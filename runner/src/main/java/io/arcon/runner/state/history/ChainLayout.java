@@ -36,9 +36,10 @@ import java.util.Arrays;
  * empty op for a delete (the list restarts empty). A version at T replays a row's entries with
  * stamp &lt; T from an empty row, ordered by (stamp, write order): entries are appended in write
  * order and a reader sorts them stably by stamp (writes at an event time below an earlier write's,
- * e.g. a timer that fires after a later element, come in out of stamp order). A put row's entry may
- * replace the list's last entry when both have the same stamp ({@code appendOrReplaceLast}): the
- * later write is the row's state after that stamp anyway.
+ * e.g. a timer that fires after a later element, come in out of stamp order). Of a put row's
+ * consecutive entries at one stamp only the last counts (the later write is the row's state after
+ * that stamp anyway), so a writer may drop the earlier ones ({@link ChainWriteBuffer} does within a
+ * flush).
  *
  * <p>Pruning folds the entries below the horizon into the row's <b>base</b> segment {@link
  * #BASE_STAMP} (entries stamped {@link #BASE_STAMP}, the smallest), which replays to the row's
@@ -130,9 +131,14 @@ public final class ChainLayout {
 
   /** An entry: {@code ts(stamp)} then {@code op}. */
   static byte[] entry(long stamp, byte[] op) {
-    byte[] entry = new byte[ENTRY_HEADER_BYTES + op.length];
+    return entry(stamp, op, 0, op.length);
+  }
+
+  /** An entry whose op is {@code bytes[offset, offset + length)}. */
+  static byte[] entry(long stamp, byte[] bytes, int offset, int length) {
+    byte[] entry = new byte[ENTRY_HEADER_BYTES + length];
     writeStamp(entry, stamp);
-    System.arraycopy(op, 0, entry, ENTRY_HEADER_BYTES, op.length);
+    System.arraycopy(bytes, offset, entry, ENTRY_HEADER_BYTES, length);
     return entry;
   }
 

@@ -28,7 +28,7 @@ public final class ChainRecorder {
   private final StateTable history;
   private final OrderedBytes keyBuffer;
   private final LongSupplier chainStamp;
-  private final long segmentMillis;
+  private final ChainWriteBuffer pending;
 
   // Set by ChainRecorders; single-threaded like the operator.
   private boolean recording = true;
@@ -49,7 +49,7 @@ public final class ChainRecorder {
     this.history = history;
     this.keyBuffer = keyBuffer;
     this.chainStamp = chainStamp;
-    this.segmentMillis = segmentMillis;
+    this.pending = new ChainWriteBuffer(segmentMillis);
     this.idPartLength = 4 + state.id().getBytes(StandardCharsets.UTF_8).length;
   }
 
@@ -95,14 +95,18 @@ public final class ChainRecorder {
       noteUnrecorded(stamp);
       return;
     }
-    byte[] key = chainKey(rowKey, addressLength, ChainLayout.segmentOf(stamp, segmentMillis));
-    byte[] entry = ChainLayout.entry(stamp, op);
-    if (keepAll) {
-      history.append(key, entry);
-    } else {
-      // A put row's earlier write at the same stamp is superseded by this one.
-      history.appendOrReplaceLast(key, entry, ChainLayout.ENTRY_HEADER_BYTES);
+    // A put row's earlier write at the same stamp is superseded by this one (keepAll false).
+    pending.add(rowKey, addressLength, stamp, op, keepAll);
+    if (pending.isFull()) {
+      flush();
     }
+  }
+
+  /** Puts the writes recorded so far into their chains; call it before the chains are read. */
+  void flush() {
+    pending.flushTo(
+        (rowKey, offset, length, addressLength, segment, entries) ->
+            history.appendAll(chainKey(rowKey, offset, length, addressLength, segment), entries));
   }
 
   /**
@@ -151,6 +155,10 @@ public final class ChainRecorder {
   /** Turns recording on or off; turning it on forgets the stamps noted while it was off. */
   void recording(boolean on) {
     recording = on;
+    if (!on) {
+      // The chains of this id are dropped with the recording.
+      pending.clear();
+    }
     if (on) {
       largestUnrecordedStamp = Long.MIN_VALUE;
     }
@@ -166,7 +174,8 @@ public final class ChainRecorder {
    * the row's stored bytes as one base entry (put rows) or each stored element as one (list rows).
    */
   void base(StateEntry row, int addressLength) {
-    byte[] key = chainKey(row.key(), addressLength, ChainLayout.BASE_STAMP);
+    flush();
+    byte[] key = chainKey(row.key(), 0, row.key().length, addressLength, ChainLayout.BASE_STAMP);
     if (state.kind().listRows()) {
       for (byte[] element : row.elements()) {
         history.append(key, ChainLayout.entry(ChainLayout.BASE_STAMP, element));
@@ -181,15 +190,15 @@ public final class ChainRecorder {
    * lp(namespace) lp(id) suffix}: the address's parts moved, no parsing needed since the id's
    * length is known.
    */
-  private byte[] chainKey(byte[] rowKey, int addressLength, long segment) {
+  private byte[] chainKey(byte[] bytes, int offset, int length, int addressLength, long segment) {
     int idStart = addressLength - idPartLength;
-    int suffixLength = rowKey.length - addressLength;
+    int suffixLength = length - addressLength;
     return keyBuffer
         .reset()
-        .writeBytes(rowKey, idStart, idPartLength)
-        .writeBytes(rowKey, 0, idStart)
+        .writeBytes(bytes, offset + idStart, idPartLength)
+        .writeBytes(bytes, offset, idStart)
         .writeInt(suffixLength)
-        .writeBytes(rowKey, addressLength, suffixLength)
+        .writeBytes(bytes, offset + addressLength, suffixLength)
         .writeOrderedLong(segment)
         .toByteArray();
   }

@@ -132,6 +132,16 @@ public final class ChainRecorders {
     return -1;
   }
 
+  /**
+   * Puts every write recorded so far into its chain (they are buffered, see {@link
+   * ChainWriteBuffer}): call it before the history table is read or copied.
+   */
+  public void flush() {
+    for (ChainRecorder recorder : recorders) {
+      recorder.flush();
+    }
+  }
+
   /** Whether writes are recorded now. */
   public boolean recording() {
     return recording;

@@ -42,6 +42,9 @@ public final class StateHistory {
   /** Where an {@link OnDemandRecording} started its chains, or {@link Long#MIN_VALUE}. */
   private long onDemandFrom = Long.MIN_VALUE;
 
+  /** The recorders whose buffered writes go into the chains before they are read; or null. */
+  private ChainRecorders recorders;
+
   /**
    * The history of {@code backend}'s exported states. {@code exportedSpecs} (state id to the DoFn's
    * spec, coders known) decides how each id's chains decode.
@@ -52,6 +55,17 @@ public final class StateHistory {
     this.history.keepKeyOrder();
     this.meta = backend.table(ChainLayout.META_TABLE);
     this.states = Collections.unmodifiableMap(ExportedState.ofAll(exportedSpecs));
+  }
+
+  /** Makes every read and prune first put the writes {@code recorders} buffered into the chains. */
+  public void readAfterFlushing(ChainRecorders recorders) {
+    this.recorders = recorders;
+  }
+
+  private void flushRecorders() {
+    if (recorders != null) {
+      recorders.flush();
+    }
   }
 
   /** The exported states by id, in the order they were given. */
@@ -109,6 +123,7 @@ public final class StateHistory {
               + Instant.ofEpochMilli(oldest)
               + ", or keep more history (--stateHistory).");
     }
+    flushRecorders();
     byte[] prefix =
         onlyEncodedKey == null
             ? ChainLayout.statePrefix(stateId)
@@ -182,6 +197,7 @@ public final class StateHistory {
     if (!recorded || horizonMillis <= oldestAvailableMillis()) {
       return;
     }
+    flushRecorders();
     new ChainPruner(history, states, horizonMillis).run();
     meta.put(
         ChainLayout.PRUNED_BEFORE_KEY,

@@ -633,7 +633,9 @@ class StateHistoryOracleTest {
     return out;
   }
 
+  /** The history table, with every buffered write in it. */
   private StateTable historyTable() {
+    internals.flushHistory();
     return backend.table(ChainLayout.HISTORY_TABLE);
   }
 

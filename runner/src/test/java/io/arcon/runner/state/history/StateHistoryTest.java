@@ -85,6 +85,7 @@ class StateHistoryTest {
 
   /** Chain entries in the history table (each key holds a list of them). */
   private int historyEntries() {
+    internals.flushHistory();
     int n = 0;
     try (CloseableIterator<StateEntry> it = backend.table(ChainLayout.HISTORY_TABLE).iterator()) {
       while (it.hasNext()) {

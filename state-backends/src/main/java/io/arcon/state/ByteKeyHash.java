@@ -1,16 +1,16 @@
-package io.arcon.state.heap;
+package io.arcon.state;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * Content hash of {@code byte[]} state keys, for {@link SlabHashMap}. {@code Arrays.hashCode} will
- * not do: its base-31 polynomial maps keys that differ in a few adjacent bytes (big-endian
- * counters, the usual state key) onto the same 32-bit value by the thousand, and no later mixing
- * can separate equal hashes.
+ * Content hash of {@code byte[]} state keys, for hash tables of keys (the heap engine's slab map, a
+ * cache of version chains). {@code Arrays.hashCode} will not do: its base-31 polynomial maps keys
+ * that differ in a few adjacent bytes (big-endian counters, the usual state key) onto the same
+ * 32-bit value by the thousand, and no later mixing can separate equal hashes.
  */
-final class ByteKeyHash {
+public final class ByteKeyHash {
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -21,21 +21,26 @@ final class ByteKeyHash {
    * word is read as the key's last 8 bytes (overlapping the previous word) when the key has that
    * many, so no key is read byte by byte except keys shorter than 8 bytes.
    */
-  static int hash(byte[] key) {
-    int length = key.length;
+  public static int hash(byte[] key) {
+    return hash(key, 0, key.length);
+  }
+
+  /** {@link #hash(byte[])} of the key {@code bytes[offset, offset + length)}. */
+  public static int hash(byte[] bytes, int offset, int length) {
     long h = length * 0x9E3779B97F4A7C15L;
-    int i = 0;
-    for (; i + 8 <= length; i += 8) {
-      h = round(h, (long) LONGS.get(key, i));
+    int end = offset + length;
+    int i = offset;
+    for (; i + 8 <= end; i += 8) {
+      h = round(h, (long) LONGS.get(bytes, i));
     }
-    if (i < length) {
+    if (i < end) {
       long tail;
       if (length >= 8) {
-        tail = (long) LONGS.get(key, length - 8);
+        tail = (long) LONGS.get(bytes, end - 8);
       } else {
         tail = 0;
-        for (int shift = 0; i < length; i++, shift += 8) {
-          tail |= (key[i] & 0xffL) << shift;
+        for (int shift = 0; i < end; i++, shift += 8) {
+          tail |= (bytes[i] & 0xffL) << shift;
         }
       }
       h = round(h, tail);

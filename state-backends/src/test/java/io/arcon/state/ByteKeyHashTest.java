@@ -1,4 +1,4 @@
-package io.arcon.state.heap;
+package io.arcon.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -8,7 +8,21 @@ import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class ByteKeyHashTest {
+public class ByteKeyHashTest {
+
+  @Test
+  void hashOfARangeIsTheHashOfTheRangeCopied() {
+    java.util.Random random = new java.util.Random(7);
+    byte[] bytes = new byte[64];
+    random.nextBytes(bytes);
+    for (int offset = 0; offset < 20; offset++) {
+      for (int length = 0; offset + length <= bytes.length; length++) {
+        assertEquals(
+            ByteKeyHash.hash(java.util.Arrays.copyOfRange(bytes, offset, offset + length)),
+            ByteKeyHash.hash(bytes, offset, length));
+      }
+    }
+  }
 
   @Test
   void hashDependsOnContentNotIdentity() {
@@ -31,7 +45,7 @@ class ByteKeyHashTest {
     assertTrue(hashes.size() > count - 1_000, "distinct hashes: " + hashes.size());
   }
 
-  static byte[] key(int k) {
+  public static byte[] key(int k) {
     return new byte[] {(byte) (k >>> 24), (byte) (k >>> 16), (byte) (k >>> 8), (byte) k, 'v'};
   }
 }
