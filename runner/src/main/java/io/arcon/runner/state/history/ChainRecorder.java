@@ -5,6 +5,7 @@ import io.arcon.state.CloseableIterator;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
@@ -29,6 +30,8 @@ public final class ChainRecorder {
   private final OrderedBytes keyBuffer;
   private final LongSupplier chainStamp;
   private final ChainWriteBuffer pending;
+  private final int index;
+  private final Runnable flushAll;
 
   // Set by ChainRecorders; single-threaded like the operator.
   private boolean recording = true;
@@ -44,12 +47,16 @@ public final class ChainRecorder {
       StateTable history,
       OrderedBytes keyBuffer,
       LongSupplier chainStamp,
-      long segmentMillis) {
+      ChainWriteBuffer pending,
+      int index,
+      Runnable flushAll) {
     this.state = state;
     this.history = history;
     this.keyBuffer = keyBuffer;
     this.chainStamp = chainStamp;
-    this.pending = new ChainWriteBuffer(segmentMillis);
+    this.pending = pending;
+    this.index = index;
+    this.flushAll = flushAll;
     this.idPartLength = 4 + state.id().getBytes(StandardCharsets.UTF_8).length;
   }
 
@@ -96,17 +103,24 @@ public final class ChainRecorder {
       return;
     }
     // A put row's earlier write at the same stamp is superseded by this one (keepAll false).
-    pending.add(rowKey, addressLength, stamp, op, keepAll);
+    pending.add(index, rowKey, addressLength, stamp, op, keepAll);
     if (pending.isFull()) {
-      flush();
+      flushAll.run();
     }
   }
 
-  /** Puts the writes recorded so far into their chains; call it before the chains are read. */
-  void flush() {
-    pending.flushTo(
-        (rowKey, offset, length, addressLength, segment, entries) ->
-            history.appendAll(chainKey(rowKey, offset, length, addressLength, segment), entries));
+  /**
+   * Appends {@code entries} to the chain segment {@code segment} of the row {@code rowKey[offset,
+   * offset + length)} (a flush of the shared {@link ChainWriteBuffer}).
+   */
+  void appendToChain(
+      byte[] rowKey,
+      int offset,
+      int length,
+      int addressLength,
+      long segment,
+      List<byte[]> entries) {
+    history.appendAll(chainKey(rowKey, offset, length, addressLength, segment), entries);
   }
 
   /**
@@ -155,10 +169,6 @@ public final class ChainRecorder {
   /** Turns recording on or off; turning it on forgets the stamps noted while it was off. */
   void recording(boolean on) {
     recording = on;
-    if (!on) {
-      // The chains of this id are dropped with the recording.
-      pending.clear();
-    }
     if (on) {
       largestUnrecordedStamp = Long.MIN_VALUE;
     }
@@ -174,7 +184,6 @@ public final class ChainRecorder {
    * the row's stored bytes as one base entry (put rows) or each stored element as one (list rows).
    */
   void base(StateEntry row, int addressLength) {
-    flush();
     byte[] key = chainKey(row.key(), 0, row.key().length, addressLength, ChainLayout.BASE_STAMP);
     if (state.kind().listRows()) {
       for (byte[] element : row.elements()) {

@@ -25,6 +25,9 @@ public final class ChainRecorders {
 
   private final ChainRecorder[] recorders;
 
+  /** The writes of every recorder not yet in their chains: one buffer per instance. */
+  private final ChainWriteBuffer pending;
+
   private boolean recording = true;
 
   /**
@@ -54,6 +57,7 @@ public final class ChainRecorders {
     StateTable history = backend.table(ChainLayout.HISTORY_TABLE);
     long segmentMillis = ChainLayout.segmentMillis(backend.engine(), pruneStepMillis);
     OrderedBytes keyBuffer = new OrderedBytes(256);
+    this.pending = new ChainWriteBuffer(segmentMillis);
     recorders = new ChainRecorder[states.size()];
     idParts = new byte[states.size()][];
     int i = 0;
@@ -61,7 +65,13 @@ public final class ChainRecorders {
       boolean exact = Objects.requireNonNull(exactById.get(state.id()), state.id());
       ChainRecorder recorder =
           new ChainRecorder(
-              state, history, keyBuffer, exact ? eventTime : inputWatermark, segmentMillis);
+              state,
+              history,
+              keyBuffer,
+              exact ? eventTime : inputWatermark,
+              pending,
+              i,
+              this::flush);
       byId.put(state.id(), recorder);
       recorders[i] = recorder;
       idParts[i] = ChainLayout.statePrefix(state.id());
@@ -137,9 +147,10 @@ public final class ChainRecorders {
    * ChainWriteBuffer}): call it before the history table is read or copied.
    */
   public void flush() {
-    for (ChainRecorder recorder : recorders) {
-      recorder.flush();
-    }
+    pending.flushTo(
+        (recorder, rowKey, offset, length, addressLength, segment, entries) ->
+            recorders[recorder].appendToChain(
+                rowKey, offset, length, addressLength, segment, entries));
   }
 
   /** Whether writes are recorded now. */
@@ -153,6 +164,10 @@ public final class ChainRecorders {
    */
   void recording(boolean on) {
     recording = on;
+    if (!on) {
+      // The chains are dropped with the recording.
+      pending.clear();
+    }
     for (ChainRecorder recorder : recorders) {
       recorder.recording(on);
     }
@@ -185,6 +200,7 @@ public final class ChainRecorders {
     if (recorders.length == 0) {
       return;
     }
+    flush();
     try (CloseableIterator<StateEntry> rows = stateTable.iterator()) {
       while (rows.hasNext()) {
         StateEntry row = rows.next();

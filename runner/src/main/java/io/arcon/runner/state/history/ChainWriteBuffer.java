@@ -6,12 +6,13 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The writes a {@link ChainRecorder} recorded and has not yet put into its chains. A write only
- * copies its row key, stamp and op to the end of this buffer; a flush then takes the buffer row by
- * row (grouped by row and segment, each row's writes in write order) and appends each row's entries
- * in one {@code appendAll}: one lookup of a chain per row and flush on heap, one merge on rocksdb,
- * one rewrite of the list on lmdb, instead of one per write; and the chains' memory is touched once
- * per row instead of at random on every write.
+ * The writes the {@link ChainRecorder}s of one instance recorded and have not yet put into their
+ * chains (one buffer per instance, so its memory does not grow with the exported states). A write
+ * only copies its row key, stamp and op to the end of this buffer; a flush then takes the buffer
+ * row by row (grouped by row and segment, each row's writes in write order) and appends each row's
+ * entries in one {@code appendAll}: one lookup of a chain per row and flush on heap, one merge on
+ * rocksdb, one rewrite of the list on lmdb, instead of one per write; and the chains' memory is
+ * touched once per row instead of at random on every write.
  *
  * <p>The owner flushes before anything reads or changes the chains (a version read, a prune, a
  * snapshot, a base) and when the buffer is full. The chains then replay as if every write had been
@@ -32,9 +33,10 @@ final class ChainWriteBuffer {
     /**
      * Appends {@code entries} to the chain segment {@code segment} of the row whose key is {@code
      * rowKey[offset, offset + length)}, of which the cell's address is the first {@code
-     * addressLength} bytes.
+     * addressLength} bytes, written by the recorder numbered {@code recorder}.
      */
     void appendAll(
+        int recorder,
         byte[] rowKey,
         int offset,
         int length,
@@ -48,6 +50,7 @@ final class ChainWriteBuffer {
   private byte[] bytes = new byte[64 << 10];
   private int used;
   private int count;
+  private int[] recorders = new int[1024];
   private int[] starts = new int[1024];
   private int[] keyLengths = new int[1024];
   private int[] opLengths = new int[1024];
@@ -77,10 +80,11 @@ final class ChainWriteBuffer {
   }
 
   /**
-   * Holds one write: {@code op} at {@code stamp} to the row {@code rowKey}; {@code keepAll} false
-   * for a put row's write, which may replace the chain's last entry of the same stamp.
+   * Holds one write of recorder {@code recorder}: {@code op} at {@code stamp} to the row {@code
+   * rowKey}; {@code keepAll} false for a put row's write, which the row's next write at the same
+   * stamp supersedes.
    */
-  void add(byte[] rowKey, int addressLength, long stamp, byte[] op, boolean keepAll) {
+  void add(int recorder, byte[] rowKey, int addressLength, long stamp, byte[] op, boolean keepAll) {
     if (count == starts.length) {
       growEntries();
     }
@@ -90,6 +94,7 @@ final class ChainWriteBuffer {
     }
     System.arraycopy(rowKey, 0, bytes, used, rowKey.length);
     System.arraycopy(op, 0, bytes, used + rowKey.length, op.length);
+    recorders[count] = recorder;
     starts[count] = used;
     keyLengths[count] = rowKey.length;
     opLengths[count] = op.length;
@@ -124,6 +129,7 @@ final class ChainWriteBuffer {
       }
       int first = groupFirst[g];
       chains.appendAll(
+          recorders[first],
           bytes,
           starts[first],
           keyLengths[first],
@@ -190,6 +196,7 @@ final class ChainWriteBuffer {
 
   private void growEntries() {
     int size = starts.length * 2;
+    recorders = Arrays.copyOf(recorders, size);
     starts = Arrays.copyOf(starts, size);
     keyLengths = Arrays.copyOf(keyLengths, size);
     opLengths = Arrays.copyOf(opLengths, size);

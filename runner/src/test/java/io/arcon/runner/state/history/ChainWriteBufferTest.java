@@ -43,7 +43,7 @@ class ChainWriteBufferTest {
       StateTable buffered = backend.table("buffered");
       ChainWriteBuffer buffer = new ChainWriteBuffer(SEGMENT_MILLIS);
       ChainWriteBuffer.Chains chains =
-          (rowKey, offset, length, addressLength, segment, entries) ->
+          (recorder, rowKey, offset, length, addressLength, segment, entries) ->
               buffered.appendAll(key(rowKey, offset, length, addressLength, segment), entries);
       Random random = new Random(42);
       List<byte[]> rows = new ArrayList<>();
@@ -68,7 +68,7 @@ class ChainWriteBufferTest {
         long segment = ChainLayout.segmentOf(stamp, SEGMENT_MILLIS);
         direct.append(
             key(row, 0, row.length, addressLength, segment), ChainLayout.entry(stamp, op));
-        buffer.add(row, addressLength, stamp, op, keepAll);
+        buffer.add(0, row, addressLength, stamp, op, keepAll);
         if (buffer.isFull() || random.nextInt(20_000) == 0) {
           buffer.flushTo(chains);
           flushes++;
