@@ -18,7 +18,9 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -30,19 +32,26 @@ import org.joda.time.Duration;
 /**
  * Extraction speed of one exported state of a running pipeline: the counter pipeline reads its
  * whole stream, then its source holds the watermark past the version time T behind a gate, so the
- * pipeline is still running with every key's count complete. The benchmark then creates a
- * single-version TSS {@code AT T} and times it from the CREATE statement to the version's {@code
- * _COMMITTED} marker; while it waits it watches the state's Parquet part files, so it also reports
- * the agent's extraction and write time (the first part file appears, the last one is written). The
- * committed file is read back with DuckDB and checked against the stream (one row per key, the
- * counts add up to the elements), then the gate opens and the pipeline's own result is checked.
+ * pipeline is still running with every key's count complete. The benchmark then creates
+ * single-version TSSs {@code AT T}, one after the other (the first pays for loading the writer's
+ * classes and compiling the read path, the later ones show a running app's steady state), and times
+ * each from the CREATE statement to the version's {@code _COMMITTED} marker; while it waits it
+ * watches the state's Parquet part files, so it also reports the agent's extraction and write time
+ * (the first part file appears, the last one is written). The committed file is read back with
+ * DuckDB and checked against the stream (one row per key, the counts add up to the elements), then
+ * the gate opens and the pipeline's own result is checked.
  *
+ * @param version 1 for the app's first extracted version, 2 for the next, ...
  * @param rows rows of the committed version (distinct keys)
  * @param createToCommittedSeconds from the CREATE statement to {@code _COMMITTED}
  * @param partFilesSeconds from the first part file seen to the last part file's modification time
  */
 public record ExtractionMeasurement(
-    String backend, long rows, double createToCommittedSeconds, double partFilesSeconds) {
+    String backend,
+    int version,
+    long rows,
+    double createToCommittedSeconds,
+    double partFilesSeconds) {
 
   private static final DateTimeFormatter TSS_TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
@@ -63,16 +72,18 @@ public record ExtractionMeasurement(
   }
 
   /**
-   * Runs one gated pipeline exporting its counter on {@code backend} and measures one version.
+   * Runs one gated pipeline exporting its counter on {@code backend} and measures {@code versions}
+   * versions of it, one after the other.
    *
    * @param options fresh options for the run (TSS endpoint, home and parallelism already set)
    */
-  public static ExtractionMeasurement run(
+  public static List<ExtractionMeasurement> run(
       ArconPipelineOptions options,
       String app,
       String backend,
       long elements,
       int keys,
+      int versions,
       Function<String, TssClient> clientForEndpoint)
       throws Exception {
     long base = TssExportBenchmark.BASE_MILLIS;
@@ -102,44 +113,12 @@ public record ExtractionMeasurement(
       TssClient tss = clientForEndpoint.apply(options.getTssEndpoint());
       awaitWatermark(tss, app, shape.holdWatermarkMillis(), result);
 
-      String tssName = app + "_v";
-      Path versionDir = versionDir(tss, tssName, versionMillis);
-      Path stateDir = versionDir.resolve(app).resolve(CountPerKey.STATE);
-      Path committed = versionDir.resolve("_COMMITTED");
-      Map<Path, Long> firstSeen = new HashMap<>();
-
-      long created = System.nanoTime();
-      tss.execute(
-          "CREATE TSS "
-              + tssName
-              + " AS EXTRACT "
-              + app
-              + "."
-              + CountPerKey.STATE
-              + " AT '"
-              + TSS_TIME.format(Instant.ofEpochMilli(versionMillis))
-              + "' TIME ZONE 'UTC';");
-      long createdWallMillis =
-          System.currentTimeMillis() - (System.nanoTime() - created) / 1_000_000;
-      long deadline = System.currentTimeMillis() + READY_TIMEOUT_MILLIS;
-      while (!Files.exists(committed)) {
-        watchPartFiles(stateDir, firstSeen);
-        if (result.getState() == PipelineResult.State.FAILED) {
-          result.waitUntilFinish(); // throws the pipeline's failure
-        }
-        if (System.currentTimeMillis() > deadline) {
-          throw new IllegalStateException(
-              committed + " was not written within 10 minutes: " + tss.describeTss(tssName));
-        }
-        Thread.sleep(POLL_MILLIS);
+      List<ExtractionMeasurement> measured = new ArrayList<>();
+      for (int version = 1; version <= versions; version++) {
+        measured.add(
+            measureVersion(
+                tss, app, app + "_v" + version, backend, version, elements, keys, result));
       }
-      double createToCommitted = (System.nanoTime() - created) / 1e9;
-      watchPartFiles(stateDir, firstSeen);
-
-      long expectedRows = CounterPipeline.distinctKeys(elements, keys);
-      verifyVersion(stateDir, expectedRows, elements, versionMillis);
-      double partFiles = partFilesSeconds(firstSeen, createdWallMillis);
-
       gate.countDown();
       PipelineResult.State state = result.waitUntilFinish(Duration.standardMinutes(10));
       if (state != PipelineResult.State.DONE) {
@@ -151,7 +130,7 @@ public record ExtractionMeasurement(
           BenchmarkCounters.attempted(result, CounterPipeline.NAMESPACE, CounterPipeline.COUNTED),
           elements,
           keys);
-      return new ExtractionMeasurement(backend, expectedRows, createToCommitted, partFiles);
+      return measured;
     } finally {
       gate.countDown();
       CounterEvents.removeGate(gateId);
@@ -159,6 +138,56 @@ public record ExtractionMeasurement(
         result.cancel();
       }
     }
+  }
+
+  /** Creates the single-version TSS {@code tssName} over the gated app and measures its version. */
+  private static ExtractionMeasurement measureVersion(
+      TssClient tss,
+      String app,
+      String tssName,
+      String backend,
+      int version,
+      long elements,
+      int keys,
+      PipelineResult result)
+      throws Exception {
+    long versionMillis = ceilToSecond(TssExportBenchmark.BASE_MILLIS + elements);
+    Path versionDir = versionDir(tss, tssName, versionMillis);
+    Path stateDir = versionDir.resolve(app).resolve(CountPerKey.STATE);
+    Path committed = versionDir.resolve("_COMMITTED");
+    Map<Path, Long> firstSeen = new HashMap<>();
+
+    long created = System.nanoTime();
+    tss.execute(
+        "CREATE TSS "
+            + tssName
+            + " AS EXTRACT "
+            + app
+            + "."
+            + CountPerKey.STATE
+            + " AT '"
+            + TSS_TIME.format(Instant.ofEpochMilli(versionMillis))
+            + "' TIME ZONE 'UTC';");
+    long createdWallMillis = System.currentTimeMillis() - (System.nanoTime() - created) / 1_000_000;
+    long deadline = System.currentTimeMillis() + READY_TIMEOUT_MILLIS;
+    while (!Files.exists(committed)) {
+      watchPartFiles(stateDir, firstSeen);
+      if (result.getState() == PipelineResult.State.FAILED) {
+        result.waitUntilFinish(); // throws the pipeline's failure
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new IllegalStateException(
+            committed + " was not written within 10 minutes: " + tss.describeTss(tssName));
+      }
+      Thread.sleep(POLL_MILLIS);
+    }
+    double createToCommitted = (System.nanoTime() - created) / 1e9;
+    watchPartFiles(stateDir, firstSeen);
+
+    long expectedRows = CounterPipeline.distinctKeys(elements, keys);
+    verifyVersion(stateDir, expectedRows, elements, versionMillis);
+    double partFiles = partFilesSeconds(firstSeen, createdWallMillis);
+    return new ExtractionMeasurement(backend, version, expectedRows, createToCommitted, partFiles);
   }
 
   /** Waits until the app reported a watermark at or past {@code millis}: its state is complete. */

@@ -105,6 +105,14 @@ public final class TssExportBenchmark {
 
     void setExtractElements(long value);
 
+    @Description(
+        "Versions extracted one after the other from each extraction pipeline (the first pays for"
+            + " class loading and compilation; the later ones show a running app's steady state)")
+    @Default.Integer(2)
+    int getExtractVersions();
+
+    void setExtractVersions(int value);
+
     @Description("Comma-separated state backends the extraction is measured on")
     @Default.String("heap,rocksdb")
     String getExtractBackends();
@@ -206,24 +214,28 @@ public final class TssExportBenchmark {
           log(
               "extraction on %s: %,d elements over %,d keys",
               backend.trim(), options.getExtractElements(), options.getExtractKeys());
-          ExtractionMeasurement m =
+          List<ExtractionMeasurement> versions =
               ExtractionMeasurement.run(
                   runOptions,
                   app,
                   backend.trim(),
                   options.getExtractElements(),
                   options.getExtractKeys(),
+                  options.getExtractVersions(),
                   e -> clients.computeIfAbsent(e, TssExportBenchmark::connect));
-          log(
-              "extraction on %s: %,d rows, CREATE -> _COMMITTED %.3f s = %,.0f rows/s; part files"
-                  + " %.3f s = %,.0f rows/s",
-              m.backend(),
-              m.rows(),
-              m.createToCommittedSeconds(),
-              m.rowsPerSecond(),
-              m.partFilesSeconds(),
-              m.partFilesRowsPerSecond());
-          extraction.add(m);
+          for (ExtractionMeasurement m : versions) {
+            log(
+                "extraction on %s, version %d: %,d rows, CREATE -> _COMMITTED %.3f s = %,.0f"
+                    + " rows/s; part files %.3f s = %,.0f rows/s",
+                m.backend(),
+                m.version(),
+                m.rows(),
+                m.createToCommittedSeconds(),
+                m.rowsPerSecond(),
+                m.partFilesSeconds(),
+                m.partFilesRowsPerSecond());
+          }
+          extraction.addAll(versions);
         }
       }
       return new Results(throughput, extraction);
@@ -240,6 +252,10 @@ public final class TssExportBenchmark {
       throw new IllegalArgumentException(
           "--warmupElements must not be negative (0 skips the warm-up), got "
               + options.getWarmupElements());
+    }
+    if (options.getExtractVersions() < 1) {
+      throw new IllegalArgumentException(
+          "--extractVersions must be at least 1, got " + options.getExtractVersions());
     }
     if (options.getExtractKeys() < 0) {
       throw new IllegalArgumentException(
@@ -410,14 +426,16 @@ public final class TssExportBenchmark {
       out.append(
           String.format(
               Locale.ROOT,
-              "extraction (%,d elements over %,d keys, one exact version, pipeline running):%n",
+              "extraction (%,d elements over %,d keys, exact versions one after the other,"
+                  + " pipeline running):%n",
               options.getExtractElements(),
               options.getExtractKeys()));
       out.append(
           String.format(
               Locale.ROOT,
-              "%-10s %10s %14s %14s %16s %14s%n",
+              "%-10s %7s %10s %14s %14s %16s %14s%n",
               "backend",
+              "version",
               "rows",
               "CREATE->commit",
               "rows/s",
@@ -427,8 +445,9 @@ public final class TssExportBenchmark {
         out.append(
             String.format(
                 Locale.ROOT,
-                "%-10s %,10d %13.3fs %,14.0f %15.3fs %,14.0f%s%n",
+                "%-10s %7d %,10d %13.3fs %,14.0f %15.3fs %,14.0f%s%n",
                 m.backend(),
+                m.version(),
                 m.rows(),
                 m.createToCommittedSeconds(),
                 m.rowsPerSecond(),

@@ -37,9 +37,11 @@ class TssExportBenchmarkTest {
       assertEquals(1, m.rates().size());
       assertTrue(m.best() > 0, m.toString());
     }
-    assertEquals(2, results.extraction().size());
+    // Two backends, two versions each (the default --extractVersions).
+    assertEquals(4, results.extraction().size());
     for (ExtractionMeasurement m : results.extraction()) {
       assertEquals(2000, m.rows());
+      assertTrue(m.version() == 1 || m.version() == 2, m.toString());
       assertTrue(m.createToCommittedSeconds() > 0 && m.partFilesSeconds() > 0, m.toString());
     }
     String report = TssExportBenchmark.report(options, results);
