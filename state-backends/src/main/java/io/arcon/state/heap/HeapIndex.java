@@ -4,8 +4,9 @@ import io.arcon.state.KeyBytes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.NavigableMap;
 import java.util.NavigableSet;
-import java.util.TreeSet;
+import java.util.TreeMap;
 
 /**
  * The content of a heap table: a {@link SlabHashMap} from key to value (plain values inline, lists
@@ -20,7 +21,7 @@ import java.util.TreeSet;
  * catching up), so keys added and removed between scans do not pile up. A table that is never
  * scanned therefore never holds its keys twice; the price is that the first scan after many
  * insertions sorts all of them at once. That first build sorts an array and then builds the tree
- * from it in linear time (see {@link SortedKeyArray}), so it costs one sort, not a sort plus an
+ * from it in linear time (see {@link SortedEntryArray}), so it costs one sort, not a sort plus an
  * insertion per key.
  *
  * <p>Positions returned by {@link #indexOf} are valid until the next insertion or removal.
@@ -36,8 +37,11 @@ final class HeapIndex {
    */
   private final Comparator<byte[]> order;
 
-  /** The keys in unsigned order, or {@code null} while no scan needed them. */
-  private TreeSet<byte[]> ordered;
+  /**
+   * The keys in unsigned order, each with its list (null for a plain value) so that a scan of a
+   * list table reads the list without probing the hash map; {@code null} while no scan needed them.
+   */
+  private TreeMap<byte[], FramedList> ordered;
 
   /** Keys added or removed since the last catch-up, with repeats; their membership is stale. */
   private ArrayList<byte[]> unordered = new ArrayList<>();
@@ -107,24 +111,39 @@ final class HeapIndex {
 
   /** Replaces the value at {@code position} with a plain value. */
   void setValue(int position, byte[] value) {
+    boolean wasList = map.isObject(position);
     map.setValue(position, value);
+    if (wasList) {
+      orderedListChanged(position, null);
+    }
   }
 
   /** Replaces the value at {@code position} with a list. */
   void setList(int position, FramedList list) {
     map.setObject(position, list);
+    orderedListChanged(position, list);
+  }
+
+  /**
+   * Keeps the ordered map's list of the key at {@code position} current. A key added since the last
+   * catch-up is not in the map yet; the catch-up reads its list then.
+   */
+  private void orderedListChanged(int position, FramedList list) {
+    if (ordered != null) {
+      ordered.replace(map.key(position), list);
+    }
   }
 
   /** Adds the absent {@code key} with a plain value; the key array may be retained. */
   void insertValue(byte[] key, byte[] value) {
     map.insertValue(key, value);
-    keyAdded(key);
+    keyAdded(key, null);
   }
 
   /** Adds the absent {@code key} with a list; the key array may be retained. */
   void insertList(byte[] key, FramedList list) {
     map.insertObject(key, list);
-    keyAdded(key);
+    keyAdded(key, list);
   }
 
   /** Maps {@code key} to a plain value, adding it or replacing what it held. */
@@ -170,11 +189,12 @@ final class HeapIndex {
 
   /** Removes the keys in {@code [fromInclusive, toExclusive)}, reporting each removed entry. */
   void removeRange(byte[] fromInclusive, byte[] toExclusive, RemovedEntry removed) {
-    NavigableSet<byte[]> range = orderedKeys().subSet(fromInclusive, true, toExclusive, false);
+    NavigableMap<byte[], FramedList> range =
+        orderedEntries().subMap(fromInclusive, true, toExclusive, false);
     if (range.isEmpty()) {
       return;
     }
-    for (byte[] key : range) {
+    for (byte[] key : range.keySet()) {
       int position = map.indexOf(key);
       long size = valueSize(position);
       map.removeAt(position);
@@ -197,6 +217,15 @@ final class HeapIndex {
    * (check {@link #structureVersion}) and must not be written through it.
    */
   NavigableSet<byte[]> orderedKeys() {
+    return orderedEntries().navigableKeySet();
+  }
+
+  /**
+   * Every key in unsigned order with its list (null for a plain value), as a live view; any key
+   * added or removed afterwards invalidates it (check {@link #structureVersion}), and it must not
+   * be written through. A list replaced under a key is replaced in the view's entry too.
+   */
+  NavigableMap<byte[], FramedList> orderedEntries() {
     if (ordered == null) {
       build();
     } else if (!unordered.isEmpty()) {
@@ -213,10 +242,10 @@ final class HeapIndex {
     }
   }
 
-  private void keyAdded(byte[] key) {
+  private void keyAdded(byte[] key, FramedList list) {
     if (eager) {
       structureVersion++;
-      ordered.add(key);
+      ordered.put(key, list);
     } else {
       keyAddedOrRemoved(key);
     }
@@ -241,8 +270,12 @@ final class HeapIndex {
       keys[n++] = map.key(p);
     }
     Arrays.sort(keys, order);
-    // The map's keys are distinct, so the sorted array is a sorted set the tree copies linearly.
-    ordered = new TreeSet<>(new SortedKeyArray(keys, order));
+    FramedList[] lists = new FramedList[n];
+    for (int i = 0; i < n; i++) {
+      lists[i] = list(map.indexOf(keys[i]));
+    }
+    // The map's keys are distinct, so the sorted arrays are a sorted map the tree copies linearly.
+    ordered = new TreeMap<>(new SortedEntryArray(keys, lists, order));
     unordered = new ArrayList<>();
   }
 
@@ -255,8 +288,9 @@ final class HeapIndex {
       if (i > 0 && Arrays.equals(key, keys[i - 1])) {
         continue;
       }
-      if (map.indexOf(key) >= 0) {
-        ordered.add(key);
+      int position = map.indexOf(key);
+      if (position >= 0) {
+        ordered.put(key, list(position));
       } else {
         ordered.remove(key);
       }

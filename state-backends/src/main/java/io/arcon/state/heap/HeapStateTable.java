@@ -8,7 +8,8 @@ import io.arcon.state.StateTable;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NavigableSet;
+import java.util.Map;
+import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 
@@ -189,16 +190,17 @@ final class HeapStateTable implements StateTable {
     }
   }
 
-  private NavigableSet<byte[]> range(byte[] from, boolean fromInclusive, byte[] toExclusive) {
-    NavigableSet<byte[]> view = index.orderedKeys();
+  private NavigableMap<byte[], FramedList> range(
+      byte[] from, boolean fromInclusive, byte[] toExclusive) {
+    NavigableMap<byte[], FramedList> view = index.orderedEntries();
     if (toExclusive != null && from != null && KeyBytes.compare(from, toExclusive) >= 0) {
-      return Collections.emptyNavigableSet();
+      return Collections.emptyNavigableMap();
     }
     if (from != null) {
-      view = view.tailSet(from, fromInclusive);
+      view = view.tailMap(from, fromInclusive);
     }
     if (toExclusive != null) {
-      view = view.headSet(toExclusive, false);
+      view = view.headMap(toExclusive, false);
     }
     return view;
   }
@@ -213,10 +215,10 @@ final class HeapStateTable implements StateTable {
     private final byte[] from;
     private final byte[] toExclusive;
     private HeapIndex seenIndex;
-    private Iterator<byte[]> cursor;
+    private Iterator<Map.Entry<byte[], FramedList>> cursor;
     private int seenVersion;
     private byte[] lastKey;
-    private byte[] next;
+    private Map.Entry<byte[], FramedList> next;
     private boolean closed;
 
     KeyScan(byte[] from, byte[] toExclusive) {
@@ -226,9 +228,9 @@ final class HeapStateTable implements StateTable {
     }
 
     private void seek() {
-      NavigableSet<byte[]> view =
+      NavigableMap<byte[], FramedList> view =
           lastKey == null ? range(from, true, toExclusive) : range(lastKey, false, toExclusive);
-      cursor = view.iterator();
+      cursor = view.entrySet().iterator();
       seenIndex = index;
       seenVersion = index.structureVersion();
     }
@@ -248,16 +250,24 @@ final class HeapStateTable implements StateTable {
         return false;
       }
       next = cursor.next();
-      lastKey = next;
+      lastKey = next.getKey();
       return true;
     }
 
     @Override
     public byte[] next() {
+      return nextEntry().getKey();
+    }
+
+    /**
+     * The next key with its list as the ordered index holds it: current at the time of the call (a
+     * list replaced under the key is replaced in the entry), null for a plain value.
+     */
+    Map.Entry<byte[], FramedList> nextEntry() {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
-      byte[] result = next;
+      Map.Entry<byte[], FramedList> result = next;
       next = null;
       return result;
     }
@@ -286,8 +296,13 @@ final class HeapStateTable implements StateTable {
       if (!keys.hasNext()) {
         return false;
       }
-      byte[] key = keys.next();
-      next = new StateEntry(key, index.exportValue(index.indexOf(key)));
+      Map.Entry<byte[], FramedList> entry = keys.nextEntry();
+      byte[] key = entry.getKey();
+      FramedList list = entry.getValue();
+      // A list comes with its key: no probe of the hash map.
+      next =
+          new StateEntry(
+              key, list != null ? list.framedCopy() : index.exportValue(index.indexOf(key)));
       return true;
     }
 

@@ -24,9 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Random;
-import java.util.SortedSet;
+import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -178,57 +177,69 @@ class HeapIndexTest {
     assertEquals(reference.size(), index.size());
   }
 
-  /** The sorted array view the build copies behaves as a SortedSet (oracle: a TreeSet). */
+  /** The sorted arrays the build copies behave as a SortedMap (oracle: a TreeMap). */
   @Test
-  void sortedKeyArrayAnswersLikeATreeSet() {
+  void sortedEntryArrayAnswersLikeATreeMap() {
     Random random = new Random(17);
-    TreeSet<byte[]> oracle = new TreeSet<>(KeyBytes::compare);
+    TreeMap<byte[], FramedList> oracle = new TreeMap<>(KeyBytes::compare);
     while (oracle.size() < 500) {
       byte[] key = new byte[random.nextInt(4)];
       random.nextBytes(key);
-      oracle.add(key);
+      oracle.put(key, random.nextBoolean() ? FramedList.of(key) : null);
     }
     Comparator<byte[]> order = KeyBytes::compare;
-    SortedSet<byte[]> view = new SortedKeyArray(oracle.toArray(new byte[0][]), order);
+    SortedMap<byte[], FramedList> view =
+        new SortedEntryArray(
+            oracle.keySet().toArray(new byte[0][]),
+            oracle.values().toArray(new FramedList[0]),
+            order);
     assertSame(oracle, view);
     assertEquals(order, view.comparator());
+    // What the build does with it: a TreeMap copied from it equals the oracle.
+    assertSame(oracle, new TreeMap<>(view));
     for (int i = 0; i < 300; i++) {
       byte[] a = new byte[random.nextInt(4)];
       byte[] b = new byte[random.nextInt(4)];
       random.nextBytes(a);
       random.nextBytes(b);
-      assertEquals(oracle.contains(a), view.contains(a));
-      assertSame(oracle.headSet(a), view.headSet(a));
-      assertSame(oracle.tailSet(a), view.tailSet(a));
+      assertEquals(oracle.containsKey(a), view.containsKey(a));
+      org.junit.jupiter.api.Assertions.assertSame(oracle.get(a), view.get(a));
+      assertSame(oracle.headMap(a), view.headMap(a));
+      assertSame(oracle.tailMap(a), view.tailMap(a));
       if (KeyBytes.compare(a, b) <= 0) {
-        assertSame(oracle.subSet(a, b), view.subSet(a, b));
+        assertSame(oracle.subMap(a, b), view.subMap(a, b));
         if (KeyBytes.compare(a, b) < 0) {
-          assertSame(oracle.subSet(a, b).tailSet(a), view.subSet(a, b).tailSet(a));
+          assertSame(oracle.subMap(a, b).tailMap(a), view.subMap(a, b).tailMap(a));
         }
       } else {
         byte[] from = a;
         byte[] to = b;
-        assertThrows(IllegalArgumentException.class, () -> view.subSet(from, to));
+        assertThrows(IllegalArgumentException.class, () -> view.subMap(from, to));
       }
     }
-    SortedSet<byte[]> empty = view.tailSet(oracle.last()).headSet(oracle.last());
+    SortedMap<byte[], FramedList> empty = view.tailMap(oracle.lastKey()).headMap(oracle.lastKey());
     assertTrue(empty.isEmpty());
-    assertThrows(NoSuchElementException.class, empty::first);
-    assertThrows(NoSuchElementException.class, empty::last);
-    assertThrows(NoSuchElementException.class, () -> empty.iterator().next());
+    assertThrows(NoSuchElementException.class, empty::firstKey);
+    assertThrows(NoSuchElementException.class, empty::lastKey);
+    assertThrows(NoSuchElementException.class, () -> empty.entrySet().iterator().next());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new SortedEntryArray(new byte[1][], new FramedList[2], order));
   }
 
-  private static void assertSame(SortedSet<byte[]> expected, SortedSet<byte[]> actual) {
-    List<byte[]> e = new ArrayList<>(expected);
-    List<byte[]> a = new ArrayList<>(actual);
+  private static void assertSame(
+      SortedMap<byte[], FramedList> expected, SortedMap<byte[], FramedList> actual) {
+    List<Map.Entry<byte[], FramedList>> e = new ArrayList<>(expected.entrySet());
+    List<Map.Entry<byte[], FramedList>> a = new ArrayList<>(actual.entrySet());
     assertEquals(e.size(), a.size());
     assertEquals(e.size(), actual.size());
     for (int i = 0; i < e.size(); i++) {
-      assertArrayEquals(e.get(i), a.get(i));
+      assertArrayEquals(e.get(i).getKey(), a.get(i).getKey());
+      org.junit.jupiter.api.Assertions.assertSame(e.get(i).getValue(), a.get(i).getValue());
     }
     if (!e.isEmpty()) {
-      assertArrayEquals(expected.first(), actual.first());
-      assertArrayEquals(expected.last(), actual.last());
+      assertArrayEquals(expected.firstKey(), actual.firstKey());
+      assertArrayEquals(expected.lastKey(), actual.lastKey());
     }
   }
 

@@ -1,9 +1,13 @@
 package io.arcon.state.heap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.arcon.state.CloseableIterator;
+import io.arcon.state.ListFraming;
 import io.arcon.state.StateEntry;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Values are overwritten in place, so no array the table shares with callers may change. */
@@ -40,5 +44,62 @@ class HeapStateTableTest {
     table.append(new byte[] {'a'}, new byte[] {3});
     table.put(new byte[] {'a'}, new byte[] {4, 5});
     assertArrayEquals(new byte[] {4, 5}, table.get(new byte[] {'a'}));
+  }
+
+  /**
+   * Scans read a list from the ordered index's entry, not from the hash map: the entry must follow
+   * every change of what a key holds (a plain value adopted as a list by an append, a list replaced
+   * by a put, a restore), with the order kept lazily and eagerly, also in a scan that is open.
+   */
+  @Test
+  void scansSeeEveryChangeOfWhatAKeyHolds() {
+    for (boolean eager : new boolean[] {false, true}) {
+      HeapStateTable table = new HeapStateTable("t");
+      if (eager) {
+        table.keepKeyOrder();
+      }
+      byte[] a = {'a'};
+      byte[] b = {'b'};
+      table.put(a, ListFraming.frame(new byte[] {1}));
+      table.append(b, new byte[] {2});
+      assertEquals(List.of("a=[1]", "b=[2]"), scan(table)); // builds the order
+
+      table.append(a, new byte[] {3}); // adopts the plain framed value as a list
+      table.append(b, new byte[] {4});
+      assertEquals(List.of("a=[1, 3]", "b=[2, 4]"), scan(table));
+
+      table.put(b, ListFraming.frame(new byte[] {5})); // a list replaced by a plain value
+      assertEquals(List.of("a=[1, 3]", "b=[5]"), scan(table));
+      table.append(b, new byte[] {6});
+      assertEquals(List.of("a=[1, 3]", "b=[5, 6]"), scan(table));
+
+      try (CloseableIterator<StateEntry> it = table.iterator()) {
+        it.hasNext();
+        table.put(b, ListFraming.frame(new byte[] {7})); // while the scan is open
+        assertEquals("a=[1, 3]", describe(it.next()));
+        assertEquals("b=[7]", describe(it.next()));
+      }
+      table.delete(a);
+      table.append(a, new byte[] {8});
+      assertEquals(List.of("a=[8]", "b=[7]"), scan(table));
+    }
+  }
+
+  private static List<String> scan(HeapStateTable table) {
+    List<String> out = new ArrayList<>();
+    try (CloseableIterator<StateEntry> it = table.iterator()) {
+      while (it.hasNext()) {
+        out.add(describe(it.next()));
+      }
+    }
+    return out;
+  }
+
+  private static String describe(StateEntry entry) {
+    List<Integer> elements = new ArrayList<>();
+    for (byte[] element : ListFraming.decode(entry.value())) {
+      elements.add((int) element[0]);
+    }
+    return (char) entry.key()[0] + "=" + elements;
   }
 }
