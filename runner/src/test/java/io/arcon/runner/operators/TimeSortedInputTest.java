@@ -21,6 +21,7 @@ import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -43,6 +44,18 @@ class TimeSortedInputTest {
     return TimeSortedInput.forEngine(variant, backend, coder, GlobalWindow.Coder.INSTANCE);
   }
 
+  /** Every buffer variant {@link #buffer} makes. */
+  static List<String> variants() {
+    return List.of(
+        "heap",
+        "rocksdb",
+        "lmdb",
+        "rocksdb:backend",
+        "lmdb:backend",
+        "rocksdb:spill",
+        "lmdb:spill");
+  }
+
   private static StateBackend open(String variant, Path dir) {
     String engine = variant.split(":")[0];
     return StateBackends.open(
@@ -50,16 +63,7 @@ class TimeSortedInputTest {
   }
 
   @ParameterizedTest
-  @ValueSource(
-      strings = {
-        "heap",
-        "rocksdb",
-        "lmdb",
-        "rocksdb:backend",
-        "lmdb:backend",
-        "rocksdb:spill",
-        "lmdb:spill"
-      })
+  @MethodSource("variants")
   void releasesBelowTheWatermarkInTimestampThenArrivalOrder(String engine) throws Exception {
     StateBackend backend = open(engine, dir);
     try {
@@ -98,16 +102,7 @@ class TimeSortedInputTest {
   }
 
   @ParameterizedTest
-  @ValueSource(
-      strings = {
-        "heap",
-        "rocksdb",
-        "lmdb",
-        "rocksdb:backend",
-        "lmdb:backend",
-        "rocksdb:spill",
-        "lmdb:spill"
-      })
+  @MethodSource("variants")
   void elementsAddedBetweenReleasesAlsoBelowAPastWatermarkAreReleased(String engine)
       throws Exception {
     StateBackend backend = open(engine, dir);
