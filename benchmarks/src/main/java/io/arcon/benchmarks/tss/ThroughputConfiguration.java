@@ -7,7 +7,8 @@ import java.util.List;
  * A TSS setting of the throughput measurement: how the same pipeline runs with TSS off, on (its
  * state listed as a watermark cut; no TSS reads it, so no history is kept), on while a TSS reads
  * the state (its writes kept as watermark-cut chains), or exported exactly ({@code --tssExport}:
- * input sorted by event time in the backend, every write kept in a per-key version chain).
+ * input sorted by event time, every write kept in a per-key version chain); on heap, and the
+ * baseline and the exact export on rocksdb and lmdb.
  */
 public enum ThroughputConfiguration {
   OFF("off", "heap", "(a) --tss=off, heap", "off", false, false),
@@ -22,7 +23,9 @@ public enum ThroughputConfiguration {
   EXPORT("export", "heap", "(c) --tss=on --tssExport (exact), heap", "on", true, false),
   OFF_ROCKSDB("off-rocksdb", "rocksdb", "(a) --tss=off, rocksdb", "off", false, false),
   EXPORT_ROCKSDB(
-      "export-rocksdb", "rocksdb", "(c) --tss=on --tssExport (exact), rocksdb", "on", true, false);
+      "export-rocksdb", "rocksdb", "(c) --tss=on --tssExport (exact), rocksdb", "on", true, false),
+  OFF_LMDB("off-lmdb", "lmdb", "(a) --tss=off, lmdb", "off", false, false),
+  EXPORT_LMDB("export-lmdb", "lmdb", "(c) --tss=on --tssExport (exact), lmdb", "on", true, false);
 
   final String name;
   final String backend;
@@ -45,7 +48,12 @@ public enum ThroughputConfiguration {
 
   /** The configuration without TSS on the same backend: the baseline of a ratio. */
   ThroughputConfiguration baseline() {
-    return backend.equals("heap") ? OFF : OFF_ROCKSDB;
+    return switch (backend) {
+      case "heap" -> OFF;
+      case "rocksdb" -> OFF_ROCKSDB;
+      case "lmdb" -> OFF_LMDB;
+      default -> throw new IllegalStateException("no baseline for backend " + backend);
+    };
   }
 
   static String allNames() {

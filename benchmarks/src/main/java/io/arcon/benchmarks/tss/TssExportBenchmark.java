@@ -86,8 +86,8 @@ public final class TssExportBenchmark {
 
     @Description(
         "Comma-separated throughput configurations: off, on, on-read, export, off-rocksdb,"
-            + " export-rocksdb (all by default; empty: extraction only)")
-    @Default.String("off,on,on-read,export,off-rocksdb,export-rocksdb")
+            + " export-rocksdb, off-lmdb, export-lmdb (all by default; empty: extraction only)")
+    @Default.String("off,on,on-read,export,off-rocksdb,export-rocksdb,off-lmdb,export-lmdb")
     String getConfigurations();
 
     void setConfigurations(String value);

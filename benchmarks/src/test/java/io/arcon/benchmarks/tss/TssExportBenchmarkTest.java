@@ -47,6 +47,7 @@ class TssExportBenchmarkTest {
     String report = TssExportBenchmark.report(options, results);
     assertTrue(
         report.contains("(c) --tss=on --tssExport (exact), rocksdb / (a) --tss=off, rocksdb"));
+    assertTrue(report.contains("(c) --tss=on --tssExport (exact), lmdb / (a) --tss=off, lmdb"));
   }
 
   @Test

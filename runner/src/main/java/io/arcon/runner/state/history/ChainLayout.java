@@ -24,10 +24,12 @@ import java.util.Arrays;
  * <p>A write appends one entry to one list instead of adding a key per write: the table holds a few
  * keys per live row, so a write finds its list among as many keys as the state has rows, not among
  * every write of the retained history (on heap, a hash table of all writes cost a cache miss per
- * write). The <b>segment</b> of an entry is its stamp rounded down to {@link #segmentMillis}: on
- * lmdb, whose append rewrites the list, one second, so that a list stays short; elsewhere the step
- * at which the owner prunes, so that a prune drops whole segments and leaves the ones above its
- * horizon untouched (width 0: one {@link #LIVE_SEGMENT} per row).
+ * write). The <b>segment</b> of an entry is its stamp rounded down to {@link #segmentMillis}: the
+ * step at which the owner prunes, so that a prune drops whole segments and leaves the ones above
+ * its horizon untouched (width 0: one {@link #LIVE_SEGMENT} per row); on lmdb, whose append
+ * rewrites the list, at most a minute, so that a list a flush of the write buffer rewrites stays
+ * short even for a hot row (a second before writes were buffered; then a key per write, nearly, for
+ * a row written less often than every second).
  *
  * <p>Entry ops: for <b>put rows</b> (value, combining, set element, map entry) the bytes the write
  * stored in {@code beam_state} (they start with the 8-byte updated_at, so are never empty), or the
@@ -58,8 +60,8 @@ public final class ChainLayout {
   /** The one segment of a row's entries above the base on engines with a cheap append. */
   static final long LIVE_SEGMENT = Long.MIN_VALUE + 1;
 
-  /** Width of an lmdb segment: a list there is rewritten on every append. */
-  static final long LMDB_SEGMENT_MILLIS = 1000;
+  /** Widest lmdb segment: a list there is rewritten on every append (once per row and flush). */
+  static final long LMDB_SEGMENT_MILLIS = 60_000;
 
   static final int STAMP_BYTES = 8;
 
@@ -114,11 +116,15 @@ public final class ChainLayout {
   }
 
   /**
-   * Segment width for {@code engine}: {@link #LMDB_SEGMENT_MILLIS} on lmdb; elsewhere, where an
-   * append does not read the list, {@code pruneStepMillis} (0: one {@link #LIVE_SEGMENT} per row).
+   * Segment width for {@code engine}: {@code pruneStepMillis} (0: one {@link #LIVE_SEGMENT} per
+   * row), on lmdb at most {@link #LMDB_SEGMENT_MILLIS} (also when the step is 0).
    */
   static long segmentMillis(String engine, long pruneStepMillis) {
-    return "lmdb".equals(engine) ? LMDB_SEGMENT_MILLIS : Math.max(0, pruneStepMillis);
+    long step = Math.max(0, pruneStepMillis);
+    if ("lmdb".equals(engine)) {
+      return step == 0 ? LMDB_SEGMENT_MILLIS : Math.min(step, LMDB_SEGMENT_MILLIS);
+    }
+    return step;
   }
 
   /** The segment of an entry stamped {@code stamp} (not the base) for a segment width. */

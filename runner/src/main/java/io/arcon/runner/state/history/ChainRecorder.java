@@ -11,9 +11,9 @@ import java.util.function.LongSupplier;
 /**
  * Records the writes of one exported state id into its chains (layout: {@link ChainLayout}). The
  * cells of the id call it next to each write to {@code beam_state}, passing the row key they wrote
- * and the length of the cell's address at its start; a write costs one key built in a reused buffer
- * and one append to the row's list (for put rows one that replaces the last entry when it has the
- * same stamp), with no read.
+ * and the length of the cell's address at its start; a write only copies the row key, its stamp and
+ * what it did to the end of the instance's {@link ChainWriteBuffer}, with no read, and reaches the
+ * row's chain when the buffer is flushed ({@link ChainRecorders#flush}).
  *
  * <p>The chain stamp is the operator's current event time for an exact state and its current input
  * watermark for a watermark-cut one, read at each write.

@@ -8,7 +8,10 @@
  *       what an entry means.
  *   <li>{@link io.arcon.runner.state.history.ChainRecorder} (one per exported state id, grouped in
  *       {@link io.arcon.runner.state.history.ChainRecorders}): records each write of a cell next to
- *       the write itself; {@code BackendStateInternals#enableHistory} installs them.
+ *       the write itself, into the instance's {@link
+ *       io.arcon.runner.state.history.ChainWriteBuffer}, which appends them to the chains row by
+ *       row before anything reads the chains (a version, a prune, a snapshot); {@code
+ *       BackendStateInternals#enableHistory} installs them.
  *   <li>{@link io.arcon.runner.state.history.StateHistory}: reads the cells of a state at T in
  *       resumable chunks, decoded to Beam-level values, and prunes the chains below a horizon
  *       ({@link io.arcon.runner.state.history.ChainPruner}); {@link

@@ -17,8 +17,9 @@ class ChainLayoutTest {
     assertEquals(0, ChainLayout.segmentMillis("rocksdb", 0));
     assertEquals(450_000, ChainLayout.segmentMillis("heap", 450_000));
     assertEquals(450_000, ChainLayout.segmentMillis("rocksdb", 450_000));
-    assertEquals(1000, ChainLayout.segmentMillis("lmdb", 0));
-    assertEquals(1000, ChainLayout.segmentMillis("lmdb", 450_000));
+    assertEquals(60_000, ChainLayout.segmentMillis("lmdb", 0));
+    assertEquals(60_000, ChainLayout.segmentMillis("lmdb", 450_000));
+    assertEquals(2_000, ChainLayout.segmentMillis("lmdb", 2_000));
     for (long stamp : new long[] {Long.MIN_VALUE + 1, -1, 0, 1_767_225_600_123L, Long.MAX_VALUE}) {
       assertEquals(ChainLayout.LIVE_SEGMENT, ChainLayout.segmentOf(stamp, 0));
     }
