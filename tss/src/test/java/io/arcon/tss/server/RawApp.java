@@ -33,6 +33,13 @@ final class RawApp implements AutoCloseable {
 
   private StreamObserver<AppMessage> requests;
 
+  /**
+   * This app's agent instance, sent with every Register as a real agent does: a reconnect then
+   * replaces the old stream even while the server has not yet seen that stream end, instead of
+   * being refused as a second pipeline of the same name.
+   */
+  private final String instance = "raw-app-" + java.util.UUID.randomUUID();
+
   RawApp(int port) {
     channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
   }
@@ -70,6 +77,7 @@ final class RawApp implements AutoCloseable {
             .setRegister(
                 Register.newBuilder()
                     .setApp(app)
+                    .setInstance(instance)
                     .addStates(
                         StateInfo.newBuilder()
                             .setName(state)
