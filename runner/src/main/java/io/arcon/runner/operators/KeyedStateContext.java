@@ -1,9 +1,9 @@
 package io.arcon.runner.operators;
 
 import io.arcon.runner.state.BackendStateInternals;
-import io.arcon.runner.state.BackendTimerStore;
 import io.arcon.runner.state.KeyedTimer;
 import io.arcon.runner.state.KeyedTimerInternals;
+import io.arcon.runner.state.TimerStore;
 import io.arcon.runner.state.rescale.InstanceProgress;
 import io.arcon.runner.state.rescale.KeyedBackendRestore;
 import io.arcon.runtime.operator.OperatorContext;
@@ -24,7 +24,7 @@ import org.joda.time.Instant;
 
 /**
  * The keyed state and timers of one stateful operator instance, all stored in one state backend:
- * Beam state through {@link BackendStateInternals}, timers through {@link BackendTimerStore}.
+ * Beam state through {@link BackendStateInternals}, timers through a {@link TimerStore}.
  * Runners-core sees them through the operator's {@link KeyedStepContext}.
  *
  * <p>Checkpoints: {@link #snapshot} writes the backend's snapshot (every table, whoever wrote it:
@@ -38,7 +38,7 @@ public final class KeyedStateContext<K> implements AutoCloseable {
   private final long restoredInputWatermark;
 
   final BackendStateInternals<K> stateInternals;
-  final BackendTimerStore timerStore;
+  final TimerStore timerStore;
   final KeyedTimerInternals timerInternals;
 
   /** A fresh context: empty state. */
@@ -78,7 +78,7 @@ public final class KeyedStateContext<K> implements AutoCloseable {
     this.backend = backend;
     this.keyCoder = keyCoder;
     this.stateInternals = new BackendStateInternals<>(backend, keyCoder);
-    this.timerStore = new BackendTimerStore(backend, windowCoder);
+    this.timerStore = TimerStore.forBackend(backend, windowCoder);
     this.timerInternals = new KeyedTimerInternals(timerStore, stateInternals);
     this.restoredInputWatermark = InstanceProgress.inputWatermark(backend);
     if (restoredInputWatermark != Long.MIN_VALUE) {
@@ -117,11 +117,13 @@ public final class KeyedStateContext<K> implements AutoCloseable {
    */
   public void snapshot(OperatorSnapshot snapshot, long inputWatermark) {
     stateInternals.flushHistory();
+    timerStore.beforeSnapshot();
     InstanceProgress.writeInputWatermark(backend, inputWatermark);
     snapshot.completeAsync(
         backend.snapshotAsync(
             snapshot.epoch(),
             snapshot.directory().resolve(KeyedBackendRestore.SNAPSHOT_DIRECTORY)));
+    timerStore.afterSnapshot();
   }
 
   /**

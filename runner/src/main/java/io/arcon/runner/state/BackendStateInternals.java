@@ -107,6 +107,7 @@ public final class BackendStateInternals<K> implements StateInternals {
   private final StateTable holdIndexTable;
   private final StateCoding coding = new StateCoding();
   private final OrderedBytes addressBuilder = new OrderedBytes(128);
+  private final NamespaceKeys namespaceKeys = new NamespaceKeys();
   private final Binder binder = new Binder();
   private Map<CellSlot, CachedCell> cells = new HashMap<>();
 
@@ -293,7 +294,7 @@ public final class BackendStateInternals<K> implements StateInternals {
         addressBuilder
             .reset()
             .writeLengthPrefixed(encodedKey)
-            .writeLengthPrefixed(namespace.stringKey())
+            .writeLengthPrefixed(namespaceKeys.of(namespace))
             .toByteArray();
     if (history != null) {
       history.recordClearNamespace(stateTable, prefix);
@@ -379,7 +380,7 @@ public final class BackendStateInternals<K> implements StateInternals {
               address,
               addressBuilder
                   .reset()
-                  .writeLengthPrefixed(namespace.stringKey())
+                  .writeLengthPrefixed(namespaceKeys.of(namespace))
                   .writeLengthPrefixed(address.getId())
                   .toByteArray());
       cells.put(slot, cached);

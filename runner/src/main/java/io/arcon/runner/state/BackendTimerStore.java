@@ -18,13 +18,14 @@ import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.joda.time.Instant;
 
 /**
- * The pending timers of one transform instance, stored through the SPI so that they are part of
- * every backend snapshot. Single-threaded, like the node that owns it.
+ * The pending timers of one transform instance in the backend's tables, so that they are part of
+ * every backend snapshot as they are: the store of the persistent engines (timers beyond memory),
+ * and the snapshot medium of {@link HeapTimerStore}. Single-threaded, like the node that owns it.
  *
  * <h2>Binary layout</h2>
  *
- * <p>A timer's <b>identity</b> is {@code lp(encoded key) lp(namespace.stringKey())
- * lp(timerFamilyId) lp(timerId)} ({@code lp} = 4-byte big-endian length + UTF-8/raw bytes); setting
+ * <p>A timer's <b>identity</b> ({@link TimerIdentities}) is {@code lp(encoded key)
+ * lp(namespace.stringKey()) lp(timerFamilyId) lp(timerId)} ({@code lp} = 4-byte big-endian length + UTF-8/raw bytes); setting
  * a timer with an existing identity replaces it, whatever its domain. {@code ts(t)} is the epoch
  * millis as 8 bytes big-endian with the sign bit flipped (byte order = time order).
  *
@@ -40,7 +41,7 @@ import org.joda.time.Instant;
  *
  * <p>Domains are stored as 0 = event time, 1 = processing time, 2 = synchronized processing time.
  */
-public final class BackendTimerStore {
+public final class BackendTimerStore implements TimerStore {
   public static final String TIMERS_TABLE = "beam_timers";
   public static final String TIMER_INDEX_TABLE = "beam_timer_index";
   public static final String OUTPUT_INDEX_TABLE = "beam_timer_output_index";
@@ -67,8 +68,7 @@ public final class BackendTimerStore {
    */
   private final byte[][] emptyBelow = new byte[3][];
 
-  private StateNamespace lastNamespace;
-  private String lastNamespaceKey;
+  private final TimerIdentities identities = new TimerIdentities();
 
   public BackendTimerStore(StateBackend backend, Coder<? extends BoundedWindow> windowCoder) {
     Objects.requireNonNull(backend, "backend");
@@ -82,6 +82,7 @@ public final class BackendTimerStore {
    * Sets {@code timer} for the key, replacing the timer with the same (key, namespace, family, id).
    * A TimerData marked deleted deletes that timer instead.
    */
+  @Override
   public void setTimer(byte[] encodedKey, TimerData timer) {
     byte[] identity =
         identity(encodedKey, timer.getNamespace(), timer.getTimerFamilyId(), timer.getTimerId());
@@ -123,6 +124,7 @@ public final class BackendTimerStore {
    * Deletes the timer with this (key, namespace, family, id), if any. The domain is not part of a
    * timer's identity (as in runners-core's in-memory timers) and is accepted for API symmetry.
    */
+  @Override
   public void deleteTimer(
       byte[] encodedKey,
       StateNamespace namespace,
@@ -136,6 +138,7 @@ public final class BackendTimerStore {
    * Removes and returns the timer of {@code domain} with the smallest timestamp strictly before
    * {@code bound} (ties broken by key, namespace, family, id bytes), or null if there is none.
    */
+  @Override
   public KeyedTimer pollFirstBefore(TimeDomain domain, Instant bound) {
     int code = domainCode(domain);
     StateEntry first = firstFrom(code, bound.getMillis());
@@ -147,10 +150,11 @@ public final class BackendTimerStore {
     timerIndex.delete(first.key());
     timers.delete(identity);
     outputIndex.delete(outputKey(timer.getOutputTimestamp().getMillis(), identity));
-    return new KeyedTimer(OrderedBytes.readLengthPrefixed(identity, 0), timer);
+    return new KeyedTimer(TimerIdentities.encodedKey(identity), timer);
   }
 
   /** The earliest pending timestamp in {@code domain}, or null when none is pending. */
+  @Override
   public Instant nextTimestamp(TimeDomain domain) {
     int code = domainCode(domain);
     StateEntry first = firstFrom(code, Long.MAX_VALUE);
@@ -206,6 +210,38 @@ public final class BackendTimerStore {
         && OrderedBytes.readOrderedLong(from, 1) >= limitMillis;
   }
 
+  /** Nothing to bring up to date: every change is in the tables already. */
+  @Override
+  public void beforeSnapshot() {}
+
+  @Override
+  public void afterSnapshot() {}
+
+  /** Deletes every timer. */
+  void clear() {
+    byte[] everything = new byte[0];
+    timers.deletePrefix(everything);
+    timerIndex.deletePrefix(everything);
+    outputIndex.deletePrefix(everything);
+    afterRestore();
+  }
+
+  /** Passes every pending timer, with its encoded key and identity, to {@code consumer}. */
+  void forEachTimer(TimerConsumer consumer) {
+    try (CloseableIterator<StateEntry> it = timerIndex.iterator()) {
+      while (it.hasNext()) {
+        StateEntry row = it.next();
+        byte[] identity = Arrays.copyOfRange(row.key(), INDEX_PREFIX_BYTES, row.key().length);
+        consumer.accept(TimerIdentities.encodedKey(identity), identity, decode(row.value()));
+      }
+    }
+  }
+
+  /** What {@link #forEachTimer} passes each timer to. */
+  interface TimerConsumer {
+    void accept(byte[] encodedKey, byte[] identity, TimerData timer);
+  }
+
   /**
    * Forgets what this store has learned about where timers can be, after the backend's content was
    * replaced by {@link StateBackend#restore}. Must be called after every restore of the backend
@@ -219,6 +255,7 @@ public final class BackendTimerStore {
    * The minimum output timestamp over all pending timers of every domain (it holds the output
    * watermark), or {@link BoundedWindow#TIMESTAMP_MAX_VALUE} when no timer is pending.
    */
+  @Override
   public Instant minimumOutputTimestamp() {
     try (CloseableIterator<StateEntry> it = outputIndex.iterator()) {
       return it.hasNext()
@@ -228,6 +265,7 @@ public final class BackendTimerStore {
   }
 
   /** The pending timer with this identity, or null. */
+  @Override
   public TimerData getTimer(
       byte[] encodedKey, StateNamespace namespace, String timerId, String timerFamilyId) {
     byte[] identity = identity(encodedKey, namespace, timerFamilyId, timerId);
@@ -261,32 +299,9 @@ public final class BackendTimerStore {
     outputIndex.delete(outputKey(OrderedBytes.readOrderedLong(location, 9), identity));
   }
 
-  /**
-   * {@code namespace.stringKey()}, remembered for the last namespace: a window namespace's key is
-   * the window encoded in Base64, and the stateful runner sets a cleanup timer in the element's
-   * window for every element, mostly the same window as the element before.
-   */
-  private String namespaceKey(StateNamespace namespace) {
-    if (lastNamespace == null || !NamespaceEquality.same(namespace, lastNamespace)) {
-      lastNamespaceKey = namespace.stringKey();
-      lastNamespace = namespace;
-    }
-    return lastNamespaceKey;
-  }
-
   private byte[] identity(
       byte[] encodedKey, StateNamespace namespace, String timerFamilyId, String timerId) {
-    if (encodedKey == null) {
-      throw new IllegalArgumentException(
-          "A timer needs the coder-encoded key it belongs to; got null for timer " + timerId);
-    }
-    return keyBuilder
-        .reset()
-        .writeLengthPrefixed(encodedKey)
-        .writeLengthPrefixed(namespaceKey(namespace))
-        .writeLengthPrefixed(timerFamilyId)
-        .writeLengthPrefixed(timerId)
-        .toByteArray();
+    return identities.of(encodedKey, namespace, timerFamilyId, timerId);
   }
 
   private byte[] indexKey(int domain, long ts, byte[] identity) {

@@ -10,11 +10,11 @@ import org.joda.time.Instant;
 
 /**
  * The {@link TimerInternals} a DoFn runner sees: timers of the key that is current in the given
- * {@link BackendStateInternals}, stored in a {@link BackendTimerStore}, and the clocks the runtime
- * sets before each bundle or element.
+ * {@link BackendStateInternals}, stored in a {@link TimerStore}, and the clocks the runtime sets
+ * before each bundle or element.
  */
 public final class KeyedTimerInternals implements TimerInternals {
-  private final BackendTimerStore store;
+  private final TimerStore store;
   private final BackendStateInternals<?> state;
 
   private Instant inputWatermark = BoundedWindow.TIMESTAMP_MIN_VALUE;
@@ -26,7 +26,7 @@ public final class KeyedTimerInternals implements TimerInternals {
   /** When set, {@link #currentProcessingTime} reads this clock; null: {@link #processingTime}. */
   private LongSupplier processingClock;
 
-  public KeyedTimerInternals(BackendTimerStore store, BackendStateInternals<?> state) {
+  public KeyedTimerInternals(TimerStore store, BackendStateInternals<?> state) {
     this.store = Objects.requireNonNull(store, "store");
     this.state = Objects.requireNonNull(state, "state");
   }

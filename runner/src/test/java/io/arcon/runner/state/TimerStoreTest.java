@@ -6,11 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.arcon.state.CloseableIterator;
+import io.arcon.state.KeyBytes;
+import io.arcon.state.SnapshotHandle;
 import io.arcon.state.StateBackend;
+import io.arcon.state.StateEntry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import org.apache.beam.runners.core.StateNamespace;
 import org.apache.beam.runners.core.StateNamespaces;
 import org.apache.beam.runners.core.TimerInternals.TimerData;
@@ -24,7 +32,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class BackendTimerStoreTest {
+/**
+ * Every {@link TimerStore} against the same expectations: the tables on each engine and the heap
+ * engine's objects ({@link HeapTimerStore}, store {@value #HEAP_OBJECTS}).
+ */
+class TimerStoreTest {
+  static final String HEAP_OBJECTS = "heap-objects";
   private static final StateNamespace W1 =
       StateNamespaces.window(
           IntervalWindow.getCoder(), new IntervalWindow(new Instant(0), new Instant(100)));
@@ -36,11 +49,23 @@ class BackendTimerStoreTest {
 
   @TempDir Path tmp;
   private StateBackend backend;
-  private BackendTimerStore store;
+  private TimerStore store;
 
-  private void open(String engine) {
-    backend = TestBackends.open(engine, tmp.resolve("db"));
-    store = new BackendTimerStore(backend, IntervalWindow.getCoder());
+  /** The table store on every engine, and the heap engine's object store. */
+  static List<String> stores() {
+    List<String> stores = new ArrayList<>(TestBackends.engines());
+    stores.add(HEAP_OBJECTS);
+    return stores;
+  }
+
+  private void open(String kind) {
+    backend = TestBackends.open(kind.equals(HEAP_OBJECTS) ? "heap" : kind, tmp.resolve("db"));
+    store = storeOver(kind, backend);
+  }
+
+  private static TimerStore storeOver(String kind, StateBackend backend) {
+    BackendTimerStore tables = new BackendTimerStore(backend, IntervalWindow.getCoder());
+    return kind.equals(HEAP_OBJECTS) ? new HeapTimerStore(tables) : tables;
   }
 
   @AfterEach
@@ -69,7 +94,7 @@ class BackendTimerStoreTest {
   }
 
   @ParameterizedTest
-  @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  @MethodSource("stores")
   void pollsInTimestampOrderStrictlyBeforeTheBound(String engine) {
     open(engine);
     store.setTimer(KEY_B, eventTimer("t3", W1, 30, 30));
@@ -89,7 +114,7 @@ class BackendTimerStoreTest {
   }
 
   @ParameterizedTest
-  @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  @MethodSource("stores")
   void aTimerSetBehindEarlierPollsStillFires(String engine) {
     open(engine);
     store.setTimer(KEY_A, eventTimer("late", W1, 100, 100));
@@ -106,7 +131,7 @@ class BackendTimerStoreTest {
   }
 
   @ParameterizedTest
-  @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  @MethodSource("stores")
   void resettingAnUnchangedTimerKeepsExactlyOneEntry(String engine) {
     open(engine);
     for (int i = 0; i < 3; i++) {
@@ -120,7 +145,7 @@ class BackendTimerStoreTest {
   }
 
   @ParameterizedTest
-  @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  @MethodSource("stores")
   void equalTimestampsFireInKeyThenIdentityOrder(String engine) {
     open(engine);
     store.setTimer(KEY_B, eventTimer("x", W1, 10, 10));
@@ -131,7 +156,7 @@ class BackendTimerStoreTest {
   }
 
   @ParameterizedTest
-  @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  @MethodSource("stores")
   void settingATimerAgainReplacesIt(String engine) {
     open(engine);
     store.setTimer(KEY_A, eventTimer("t", W1, 50, 40));
@@ -152,7 +177,7 @@ class BackendTimerStoreTest {
   }
 
   @ParameterizedTest
-  @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  @MethodSource("stores")
   void deleteRemovesOnlyTheNamedTimer(String engine) {
     open(engine);
     store.setTimer(KEY_A, eventTimer("t", W1, 10, 5));
@@ -173,7 +198,7 @@ class BackendTimerStoreTest {
   }
 
   @ParameterizedTest
-  @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  @MethodSource("stores")
   void minimumOutputTimestampSpansAllDomains(String engine) {
     open(engine);
     store.setTimer(KEY_A, eventTimer("e", W1, 100, 90));
@@ -202,7 +227,7 @@ class BackendTimerStoreTest {
   }
 
   @ParameterizedTest
-  @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  @MethodSource("stores")
   void keyedTimerInternalsUsesTheCurrentKeyAndClocks(String engine) {
     open(engine);
     BackendStateInternals<String> state =
@@ -234,7 +259,7 @@ class BackendTimerStoreTest {
   }
 
   @ParameterizedTest
-  @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  @MethodSource("stores")
   void processingTimeFollowsTheClockWhenAskedUntilFixedByATimerFiring(String engine) {
     open(engine);
     BackendStateInternals<String> state =
@@ -260,5 +285,192 @@ class BackendTimerStoreTest {
     assertEquals(2, reads[0]);
     timers.followProcessingClock(() -> clock[0]);
     assertEquals(new Instant(300), timers.currentProcessingTime());
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void answersLikeAReferenceModelUnderRandomOperations(String kind) {
+    open(kind);
+    Random random = new Random(42);
+    TimerIdentities identities = new TimerIdentities();
+    // identity bytes -> (encoded key, timer); ties fire in identity-byte order.
+    Map<List<Byte>, KeyedTimer> model = new HashMap<>();
+    StateNamespace[] namespaces = {W1, W2, StateNamespaces.global()};
+    TimeDomain[] domains = TimeDomain.values();
+    for (int op = 0; op < 20_000; op++) {
+      byte[] key = ("k" + random.nextInt(20)).getBytes(StandardCharsets.UTF_8);
+      StateNamespace namespace = namespaces[random.nextInt(namespaces.length)];
+      String family = random.nextBoolean() ? "" : "f";
+      String id = "t" + random.nextInt(3);
+      List<Byte> identity = bytes(identities.of(key, namespace, family, id));
+      int choice = random.nextInt(100);
+      if (choice < 50) {
+        long ts = random.nextInt(1_000) - 100;
+        TimerData timer =
+            TimerData.of(
+                id,
+                family,
+                namespace,
+                new Instant(ts),
+                new Instant(ts - random.nextInt(50)),
+                domains[random.nextInt(domains.length)]);
+        store.setTimer(key, timer);
+        model.put(identity, new KeyedTimer(key, timer));
+      } else if (choice < 60) {
+        store.deleteTimer(key, namespace, id, family, TimeDomain.EVENT_TIME);
+        model.remove(identity);
+      } else if (choice < 65) {
+        KeyedTimer existing = model.remove(identity);
+        store.setTimer(
+            key,
+            existing != null
+                ? existing.timer().deleted()
+                : TimerData.of(
+                        id,
+                        family,
+                        namespace,
+                        new Instant(0),
+                        new Instant(0),
+                        TimeDomain.EVENT_TIME)
+                    .deleted());
+      } else if (choice < 90) {
+        TimeDomain domain = domains[random.nextInt(domains.length)];
+        Instant bound = new Instant(random.nextInt(1_000) - 100);
+        KeyedTimer expected = firstBefore(model, domain, bound);
+        KeyedTimer polled = store.pollFirstBefore(domain, bound);
+        if (expected == null) {
+          assertNull(polled, "op " + op);
+        } else {
+          assertArrayEquals(expected.encodedKey(), polled.encodedKey(), "op " + op);
+          assertEquals(expected.timer(), polled.timer(), "op " + op);
+          model.remove(
+              bytes(
+                  identities.of(
+                      polled.encodedKey(),
+                      polled.timer().getNamespace(),
+                      polled.timer().getTimerFamilyId(),
+                      polled.timer().getTimerId())));
+        }
+      } else if (choice < 95) {
+        KeyedTimer expected = model.get(identity);
+        assertEquals(
+            expected == null ? null : expected.timer(),
+            store.getTimer(key, namespace, id, family),
+            "op " + op);
+      } else {
+        // A snapshot's preparation and its end change nothing a reader sees.
+        store.beforeSnapshot();
+        store.afterSnapshot();
+      }
+      for (TimeDomain domain : domains) {
+        KeyedTimer first = firstBefore(model, domain, BoundedWindow.TIMESTAMP_MAX_VALUE);
+        assertEquals(
+            first == null ? null : first.timer().getTimestamp(),
+            store.nextTimestamp(domain),
+            "op " + op + ", " + domain);
+      }
+      assertEquals(
+          model.values().stream()
+              .map(t -> t.timer().getOutputTimestamp())
+              .min(Comparator.naturalOrder())
+              .orElse(BoundedWindow.TIMESTAMP_MAX_VALUE),
+          store.minimumOutputTimestamp(),
+          "op " + op);
+    }
+  }
+
+  private static KeyedTimer firstBefore(
+      Map<List<Byte>, KeyedTimer> model, TimeDomain domain, Instant bound) {
+    TimerIdentities identities = new TimerIdentities();
+    KeyedTimer first = null;
+    byte[] firstIdentity = null;
+    for (KeyedTimer candidate : model.values()) {
+      TimerData timer = candidate.timer();
+      if (timer.getDomain() != domain || !timer.getTimestamp().isBefore(bound)) {
+        continue;
+      }
+      byte[] identity =
+          identities.of(
+              candidate.encodedKey(),
+              timer.getNamespace(),
+              timer.getTimerFamilyId(),
+              timer.getTimerId());
+      if (first == null
+          || timer.getTimestamp().isBefore(first.timer().getTimestamp())
+          || (timer.getTimestamp().equals(first.timer().getTimestamp())
+              && KeyBytes.compare(identity, firstIdentity) < 0)) {
+        first = candidate;
+        firstIdentity = identity;
+      }
+    }
+    return first;
+  }
+
+  private static List<Byte> bytes(byte[] array) {
+    List<Byte> list = new ArrayList<>(array.length);
+    for (byte b : array) {
+      list.add(b);
+    }
+    return list;
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void aRestoredBackendHasExactlyTheTimersOfItsSnapshot(String kind) throws Exception {
+    open(kind);
+    store.setTimer(KEY_A, eventTimer("e", W1, 10, 8));
+    store.setTimer(KEY_B, eventTimer("e", W2, 10, 10));
+    store.setTimer(
+        KEY_A,
+        TimerData.of("p", "", W1, new Instant(500), new Instant(7), TimeDomain.PROCESSING_TIME));
+    store.setTimer(KEY_B, eventTimer("gone", W1, 5, 5));
+    store.deleteTimer(KEY_B, W1, "gone", "", TimeDomain.EVENT_TIME);
+
+    store.beforeSnapshot();
+    SnapshotHandle handle = backend.snapshot(1, tmp.resolve("snapshot-1"));
+    store.afterSnapshot();
+    if (kind.equals(HEAP_OBJECTS)) {
+      // The tables held the timers for the snapshot only; the objects are the one live copy.
+      assertEquals(0, rows(backend));
+    }
+
+    // Changes after the cut are not in the snapshot, and do not reach it later.
+    store.setTimer(KEY_B, eventTimer("after", W1, 1, 1));
+    store.deleteTimer(KEY_A, W1, "e", "", TimeDomain.EVENT_TIME);
+    assertEquals(new Instant(1), store.minimumOutputTimestamp());
+
+    try (StateBackend restored = TestBackends.open(backend.engine(), tmp.resolve("restored"))) {
+      restored.restore(handle);
+      TimerStore again = storeOver(kind, restored);
+      if (kind.equals(HEAP_OBJECTS)) {
+        assertEquals(0, rows(restored));
+      }
+      assertEquals(new Instant(7), again.minimumOutputTimestamp());
+      assertEquals(new Instant(500), again.nextTimestamp(TimeDomain.PROCESSING_TIME));
+      store = again;
+      assertEquals(
+          List.of("a:e@10", "b:e@10"),
+          drain(TimeDomain.EVENT_TIME, BoundedWindow.TIMESTAMP_MAX_VALUE));
+      assertEquals(List.of("a:p@500"), drain(TimeDomain.PROCESSING_TIME, new Instant(501)));
+      assertEquals(BoundedWindow.TIMESTAMP_MAX_VALUE, again.minimumOutputTimestamp());
+    }
+  }
+
+  /** Rows in the backend's three timer tables. */
+  private static int rows(StateBackend backend) {
+    int rows = 0;
+    for (String table :
+        List.of(
+            BackendTimerStore.TIMERS_TABLE,
+            BackendTimerStore.TIMER_INDEX_TABLE,
+            BackendTimerStore.OUTPUT_INDEX_TABLE)) {
+      try (CloseableIterator<StateEntry> it = backend.table(table).iterator()) {
+        while (it.hasNext()) {
+          it.next();
+          rows++;
+        }
+      }
+    }
+    return rows;
   }
 }

@@ -1,0 +1,306 @@
+package io.arcon.runner.state;
+
+import io.arcon.state.ByteKeyHash;
+import io.arcon.state.KeyBytes;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.beam.runners.core.StateNamespace;
+import org.apache.beam.runners.core.TimerInternals.TimerData;
+import org.apache.beam.sdk.state.TimeDomain;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.joda.time.Instant;
+
+/**
+ * The timers of a transform instance on the heap engine, as objects: a hash map by identity and,
+ * per time domain, a binary min-heap by (timestamp, identity), plus one heap by output timestamp
+ * for the watermark hold. Each entry knows its place in its heaps, so replacing or deleting a timer
+ * is O(log n) without a search; the earliest timer and the earliest output timestamp are O(1).
+ *
+ * <p>Why not the tables: a triggered GroupByKey sets, replaces and polls timers for nearly every
+ * element, and in {@link BackendTimerStore} each of those is three or four hash probes of long byte
+ * keys plus the upkeep of two ordered indexes, about a third of such a pipeline's time. Flink keeps
+ * heap-backend timers the same way.
+ *
+ * <p>Snapshots: the backend's timer tables ({@link BackendTimerStore}) are the snapshot medium, and
+ * only that. {@link #beforeSnapshot} writes every pending timer into them and {@link
+ * #afterSnapshot} empties them again, once the heap engine has taken its copy; a store made over a
+ * restored backend loads the timers out of them and empties them. So the timers are held once, and
+ * a snapshot costs O(pending timers), like the rest of a heap snapshot.
+ */
+final class HeapTimerStore implements TimerStore {
+  private final BackendTimerStore tables;
+  private final TimerIdentities identities = new TimerIdentities();
+  private final Map<Identity, Entry> byIdentity = new HashMap<>();
+  private final EntryHeap[] byTime = {
+    new EntryHeap(false), new EntryHeap(false), new EntryHeap(false)
+  };
+  private final EntryHeap byOutputTime = new EntryHeap(true);
+
+  HeapTimerStore(BackendTimerStore tables) {
+    this.tables = Objects.requireNonNull(tables, "tables");
+    tables.forEachTimer(
+        (encodedKey, identity, timer) -> {
+          Entry entry = new Entry(new Identity(identity), encodedKey, timer);
+          byIdentity.put(entry.identity, entry);
+          add(entry);
+        });
+    tables.clear();
+  }
+
+  @Override
+  public void setTimer(byte[] encodedKey, TimerData timer) {
+    Identity identity =
+        new Identity(
+            identities.of(
+                encodedKey, timer.getNamespace(), timer.getTimerFamilyId(), timer.getTimerId()));
+    if (timer.getDeleted()) {
+      remove(identity);
+      return;
+    }
+    Entry previous = byIdentity.get(identity);
+    if (previous != null) {
+      if (previous.domain == BackendTimerStore.domainCode(timer.getDomain())
+          && previous.timestamp == timer.getTimestamp().getMillis()
+          && previous.outputTimestamp == timer.getOutputTimestamp().getMillis()) {
+        // Re-set at the same place (the per-element GC timer of a GroupByKey): identity and place
+        // are every field of the TimerData, so nothing changes.
+        return;
+      }
+      removeFromHeaps(previous);
+    }
+    Entry entry = new Entry(identity, encodedKey, timer);
+    byIdentity.put(identity, entry);
+    add(entry);
+  }
+
+  @Override
+  public void deleteTimer(
+      byte[] encodedKey,
+      StateNamespace namespace,
+      String timerId,
+      String timerFamilyId,
+      TimeDomain domain) {
+    remove(new Identity(identities.of(encodedKey, namespace, timerFamilyId, timerId)));
+  }
+
+  @Override
+  public KeyedTimer pollFirstBefore(TimeDomain domain, Instant bound) {
+    EntryHeap heap = byTime[BackendTimerStore.domainCode(domain)];
+    Entry first = heap.first();
+    if (first == null || first.timestamp >= bound.getMillis()) {
+      return null;
+    }
+    byIdentity.remove(first.identity);
+    removeFromHeaps(first);
+    return new KeyedTimer(first.encodedKey, first.timer);
+  }
+
+  @Override
+  public Instant nextTimestamp(TimeDomain domain) {
+    Entry first = byTime[BackendTimerStore.domainCode(domain)].first();
+    return first == null ? null : first.timer.getTimestamp();
+  }
+
+  @Override
+  public Instant minimumOutputTimestamp() {
+    Entry first = byOutputTime.first();
+    return first == null ? BoundedWindow.TIMESTAMP_MAX_VALUE : first.timer.getOutputTimestamp();
+  }
+
+  @Override
+  public TimerData getTimer(
+      byte[] encodedKey, StateNamespace namespace, String timerId, String timerFamilyId) {
+    Entry entry =
+        byIdentity.get(new Identity(identities.of(encodedKey, namespace, timerFamilyId, timerId)));
+    return entry == null ? null : entry.timer;
+  }
+
+  @Override
+  public void beforeSnapshot() {
+    for (Entry entry : byIdentity.values()) {
+      tables.setTimer(entry.encodedKey, entry.timer);
+    }
+  }
+
+  @Override
+  public void afterSnapshot() {
+    tables.clear();
+  }
+
+  /** The number of pending timers. */
+  int size() {
+    return byIdentity.size();
+  }
+
+  private void remove(Identity identity) {
+    Entry entry = byIdentity.remove(identity);
+    if (entry != null) {
+      removeFromHeaps(entry);
+    }
+  }
+
+  private void add(Entry entry) {
+    byTime[entry.domain].add(entry);
+    byOutputTime.add(entry);
+  }
+
+  private void removeFromHeaps(Entry entry) {
+    byTime[entry.domain].remove(entry);
+    byOutputTime.remove(entry);
+  }
+
+  /** Identity bytes with their hash, as a hash-map key. */
+  private static final class Identity {
+    final byte[] bytes;
+    private final int hash;
+
+    Identity(byte[] bytes) {
+      this.bytes = bytes;
+      this.hash = ByteKeyHash.hash(bytes);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Identity that
+          && hash == that.hash
+          && Arrays.equals(bytes, that.bytes);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+
+  /** A pending timer and its places in the heaps. */
+  private static final class Entry {
+    final Identity identity;
+    final byte[] encodedKey;
+    final TimerData timer;
+    final int domain;
+    final long timestamp;
+    final long outputTimestamp;
+    int timePosition = -1;
+    int outputPosition = -1;
+
+    Entry(Identity identity, byte[] encodedKey, TimerData timer) {
+      this.identity = identity;
+      this.encodedKey = encodedKey;
+      this.timer = timer;
+      this.domain = BackendTimerStore.domainCode(timer.getDomain());
+      this.timestamp = timer.getTimestamp().getMillis();
+      this.outputTimestamp = timer.getOutputTimestamp().getMillis();
+    }
+  }
+
+  /**
+   * A binary min-heap of entries that records each entry's position in it: by (timestamp, identity)
+   * for a domain's firing order, or by output timestamp alone for the hold (only its minimum is
+   * read). The timestamps sit in a primitive array beside the entries, so a sift compares longs in
+   * place and touches an entry only to record its new position or to break a tie.
+   */
+  private static final class EntryHeap {
+    private final boolean byOutput;
+    private Entry[] entries = new Entry[16];
+    private long[] times = new long[16];
+    private int size;
+
+    EntryHeap(boolean byOutput) {
+      this.byOutput = byOutput;
+    }
+
+    Entry first() {
+      return size == 0 ? null : entries[0];
+    }
+
+    void add(Entry entry) {
+      if (size == entries.length) {
+        entries = Arrays.copyOf(entries, size * 2);
+        times = Arrays.copyOf(times, size * 2);
+      }
+      siftUp(size++, entry, timeOf(entry));
+    }
+
+    void remove(Entry entry) {
+      int position = position(entry);
+      int last = --size;
+      Entry moved = entries[last];
+      long movedTime = times[last];
+      entries[last] = null;
+      setPosition(entry, -1);
+      if (position == last) {
+        return;
+      }
+      if (position > 0 && before(movedTime, moved, (position - 1) >>> 1)) {
+        siftUp(position, moved, movedTime);
+      } else {
+        siftDown(position, moved, movedTime);
+      }
+    }
+
+    private void siftUp(int position, Entry entry, long time) {
+      while (position > 0) {
+        int parent = (position - 1) >>> 1;
+        if (!before(time, entry, parent)) {
+          break;
+        }
+        place(position, entries[parent], times[parent]);
+        position = parent;
+      }
+      place(position, entry, time);
+    }
+
+    private void siftDown(int position, Entry entry, long time) {
+      int half = size >>> 1;
+      while (position < half) {
+        int child = 2 * position + 1;
+        int right = child + 1;
+        if (right < size && before(times[right], entries[right], child)) {
+          child = right;
+        }
+        if (!precedes(times[child], entries[child], time, entry)) {
+          break;
+        }
+        place(position, entries[child], times[child]);
+        position = child;
+      }
+      place(position, entry, time);
+    }
+
+    /** Whether (time, entry) sorts before the entry at {@code position}. */
+    private boolean before(long time, Entry entry, int position) {
+      return precedes(time, entry, times[position], entries[position]);
+    }
+
+    private boolean precedes(long time, Entry entry, long otherTime, Entry other) {
+      if (time != otherTime || byOutput) {
+        return time < otherTime;
+      }
+      return KeyBytes.compare(entry.identity.bytes, other.identity.bytes) < 0;
+    }
+
+    private void place(int position, Entry entry, long time) {
+      entries[position] = entry;
+      times[position] = time;
+      setPosition(entry, position);
+    }
+
+    private long timeOf(Entry entry) {
+      return byOutput ? entry.outputTimestamp : entry.timestamp;
+    }
+
+    private int position(Entry entry) {
+      return byOutput ? entry.outputPosition : entry.timePosition;
+    }
+
+    private void setPosition(Entry entry, int position) {
+      if (byOutput) {
+        entry.outputPosition = position;
+      } else {
+        entry.timePosition = position;
+      }
+    }
+  }
+}
