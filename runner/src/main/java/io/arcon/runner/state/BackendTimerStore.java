@@ -25,9 +25,10 @@ import org.joda.time.Instant;
  * <h2>Binary layout</h2>
  *
  * <p>A timer's <b>identity</b> ({@link TimerIdentities}) is {@code lp(encoded key)
- * lp(namespace.stringKey()) lp(timerFamilyId) lp(timerId)} ({@code lp} = 4-byte big-endian length + UTF-8/raw bytes); setting
- * a timer with an existing identity replaces it, whatever its domain. {@code ts(t)} is the epoch
- * millis as 8 bytes big-endian with the sign bit flipped (byte order = time order).
+ * lp(namespace.stringKey()) lp(timerFamilyId) lp(timerId)} ({@code lp} = 4-byte big-endian length +
+ * UTF-8/raw bytes); setting a timer with an existing identity replaces it, whatever its domain.
+ * {@code ts(t)} is the epoch millis as 8 bytes big-endian with the sign bit flipped (byte order =
+ * time order).
  *
  * <ul>
  *   <li>{@value #TIMERS_TABLE}: identity → {@code domain(1) ts(timestamp) ts(outputTimestamp)},
