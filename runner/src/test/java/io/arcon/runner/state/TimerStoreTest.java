@@ -14,6 +14,7 @@ import io.arcon.state.StateEntry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -453,6 +454,61 @@ class TimerStoreTest {
           drain(TimeDomain.EVENT_TIME, BoundedWindow.TIMESTAMP_MAX_VALUE));
       assertEquals(List.of("a:p@500"), drain(TimeDomain.PROCESSING_TIME, new Instant(501)));
       assertEquals(BoundedWindow.TIMESTAMP_MAX_VALUE, again.minimumOutputTimestamp());
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void aSnapshotAfterAFailedOneHoldsNoTimerDeletedInBetween(String kind) throws Exception {
+    open(kind);
+    store.setTimer(KEY_A, eventTimer("kept", W1, 10, 10));
+    store.setTimer(KEY_B, eventTimer("deleted", W1, 20, 20));
+    // The snapshot this prepared failed: afterSnapshot never came.
+    store.beforeSnapshot();
+    store.deleteTimer(KEY_B, W1, "deleted", "", TimeDomain.EVENT_TIME);
+
+    store.beforeSnapshot();
+    SnapshotHandle handle = backend.snapshot(2, tmp.resolve("snapshot-2"));
+    store.afterSnapshot();
+
+    try (StateBackend restored = TestBackends.open(backend.engine(), tmp.resolve("restored"))) {
+      restored.restore(handle);
+      store = storeOver(kind, restored);
+      assertEquals(
+          List.of("a:kept@10"), drain(TimeDomain.EVENT_TIME, BoundedWindow.TIMESTAMP_MAX_VALUE));
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void drainsThousandsOfTimersOfOneTimestampInIdentityOrder(String kind) {
+    open(kind);
+    TimerIdentities identities = new TimerIdentities();
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      order.add(i);
+    }
+    Collections.shuffle(order, new Random(3));
+    List<byte[]> expected = new ArrayList<>();
+    for (int i : order) {
+      // Keys of one length and a long common prefix: ties that their first bytes do not break.
+      byte[] key = String.format("user-%05d", i).getBytes(StandardCharsets.UTF_8);
+      store.setTimer(key, eventTimer("end", W1, 99, 99));
+      if (i % 7 == 0) {
+        store.deleteTimer(key, W1, "end", "", TimeDomain.EVENT_TIME);
+      } else {
+        expected.add(identities.of(key, W1, "", "end"));
+      }
+    }
+    expected.sort(KeyBytes::compare);
+    List<byte[]> fired = new ArrayList<>();
+    KeyedTimer timer;
+    while ((timer = store.pollFirstBefore(TimeDomain.EVENT_TIME, new Instant(100))) != null) {
+      fired.add(identities.of(timer.encodedKey(), W1, "", "end"));
+    }
+    assertEquals(expected.size(), fired.size());
+    for (int i = 0; i < expected.size(); i++) {
+      assertArrayEquals(expected.get(i), fired.get(i), "timer " + i);
     }
   }
 
