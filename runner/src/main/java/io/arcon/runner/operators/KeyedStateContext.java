@@ -237,9 +237,10 @@ public final class KeyedStateContext<K> implements AutoCloseable {
     return hold;
   }
 
-  /** The engine and approximate size of this instance's state. */
+  /** The engine and approximate size of this instance's state, timers included. */
   public StateUsage stateUsage() {
-    return new StateUsage(backend.engine(), backend.approximateSizeBytes());
+    return new StateUsage(
+        backend.engine(), backend.approximateSizeBytes() + timerStore.approximateSizeBytes());
   }
 
   /** Beam state of the current key, over the backend. */

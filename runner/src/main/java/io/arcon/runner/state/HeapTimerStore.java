@@ -38,6 +38,11 @@ final class HeapTimerStore implements TimerStore {
   };
   private final EntryHeap byOutputTime = new EntryHeap(true);
 
+  private static final long OBJECT_BYTES_PER_TIMER = 280;
+
+  /** The summed length of the pending timers' identities. */
+  private long identityBytes;
+
   HeapTimerStore(BackendTimerStore tables) {
     this.tables = Objects.requireNonNull(tables, "tables");
     tables.forEachTimer(
@@ -132,9 +137,13 @@ final class HeapTimerStore implements TimerStore {
     tables.clear();
   }
 
-  /** The number of pending timers. */
-  int size() {
-    return byIdentity.size();
+  /**
+   * About {@value #OBJECT_BYTES_PER_TIMER} bytes of objects per timer (the entry, its identity, the
+   * map's node, the TimerData with its id string, four heap slots) plus its identity's bytes.
+   */
+  @Override
+  public long approximateSizeBytes() {
+    return byIdentity.size() * OBJECT_BYTES_PER_TIMER + identityBytes;
   }
 
   private void remove(Identity identity) {
@@ -145,11 +154,13 @@ final class HeapTimerStore implements TimerStore {
   }
 
   private void add(Entry entry) {
+    identityBytes += entry.identity.bytes.length;
     byTime[entry.domain].add(entry);
     byOutputTime.add(entry);
   }
 
   private void removeFromHeaps(Entry entry) {
+    identityBytes -= entry.identity.bytes.length;
     byTime[entry.domain].remove(entry);
     byOutputTime.remove(entry);
   }

@@ -76,4 +76,10 @@ public interface TimerStore {
    * synchronous part), so a store that keeps its timers elsewhere can empty the tables again.
    */
   void afterSnapshot();
+
+  /**
+   * The memory the pending timers take beyond the backend's own {@code approximateSizeBytes()}: 0
+   * when they are rows of the backend.
+   */
+  long approximateSizeBytes();
 }

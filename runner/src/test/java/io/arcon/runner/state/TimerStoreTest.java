@@ -512,6 +512,33 @@ class TimerStoreTest {
     }
   }
 
+  @ParameterizedTest
+  @MethodSource("stores")
+  void countsTheMemoryOfTimersTheBackendDoesNotHold(String kind) {
+    open(kind);
+    assertEquals(0, store.approximateSizeBytes());
+    for (int i = 0; i < 100; i++) {
+      store.setTimer(("key" + i).getBytes(StandardCharsets.UTF_8), eventTimer("t", W1, i, i));
+    }
+    long hundred = store.approximateSizeBytes();
+    store.setTimer(KEY_A, eventTimer("t", W1, 5, 5));
+    store.setTimer(KEY_A, eventTimer("t", W1, 6, 6)); // a replacement takes no more
+    if (kind.equals(HEAP_OBJECTS)) {
+      assertTrue(hundred >= 100 * 280, "100 timers take " + hundred + " bytes");
+      assertTrue(store.approximateSizeBytes() > hundred);
+      long hundredAndOne = store.approximateSizeBytes();
+      store.deleteTimer(KEY_A, W1, "t", "", TimeDomain.EVENT_TIME);
+      assertEquals(hundred, store.approximateSizeBytes());
+      store.setTimer(KEY_A, eventTimer("t", W1, 7, 7));
+      assertEquals(hundredAndOne, store.approximateSizeBytes());
+    } else {
+      // The timers are the backend's rows, counted in its own size.
+      assertEquals(0, hundred);
+    }
+    drain(TimeDomain.EVENT_TIME, BoundedWindow.TIMESTAMP_MAX_VALUE);
+    assertEquals(0, store.approximateSizeBytes());
+  }
+
   /** Rows in the backend's three timer tables. */
   private static int rows(StateBackend backend) {
     int rows = 0;
