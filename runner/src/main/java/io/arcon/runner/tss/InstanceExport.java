@@ -50,6 +50,9 @@ public final class InstanceExport implements AutoCloseable {
 
   private volatile boolean closed;
 
+  /** Where this instance's watermark goes; set by the link when the instance opens. */
+  private TssLink.Progress progress;
+
   /** Whether the chains are recorded now: always for an exact transform. Written by the node. */
   private volatile boolean recording;
 
@@ -216,6 +219,14 @@ public final class InstanceExport implements AutoCloseable {
     if (!closed) {
       mailbox.execute(() -> {});
     }
+  }
+
+  void reportsTo(TssLink.Progress progress) {
+    this.progress = progress;
+  }
+
+  TssLink.Progress progress() {
+    return progress;
   }
 
   private IllegalStateException stopped() {

@@ -53,7 +53,16 @@ public final class TssLink implements AutoCloseable {
   private final Map<String, Integer> parallelismByTransform = new LinkedHashMap<>();
   private final Map<String, Coder<? extends BoundedWindow>> windowCoders = new HashMap<>();
   private final Map<String, InstanceExport[]> instances = new ConcurrentHashMap<>();
-  private final Map<InstanceExport, Progress> progress = new ConcurrentHashMap<>();
+
+  /**
+   * Per (transform, instance index), what its current instance last told. Keyed by position, not by
+   * the instance: an attempt that restarts the job replaces its instances' entries instead of
+   * leaving the failed attempt's last watermark in the minimum, and the link (which the job's graph
+   * keeps for as long as the web UI shows the ended job) holds no instance and so none of its
+   * state.
+   */
+  private final Map<InstancePosition, Progress> progress = new ConcurrentHashMap<>();
+
   private final ConcurrentSkipListMap<Long, Integer> versionsInFlight =
       new ConcurrentSkipListMap<>();
 
@@ -206,7 +215,9 @@ public final class TssLink implements AutoCloseable {
     if (of != null && instance.instance() < of.length) {
       of[instance.instance()] = instance;
     }
-    progress.put(instance, new Progress());
+    Progress opened = new Progress();
+    progress.put(new InstancePosition(instance.transform(), instance.instance()), opened);
+    instance.reportsTo(opened);
     Set<String> read = transformsRead;
     if (read != null && read.contains(instance.transform())) {
       // Opened on the node's thread: the instance may start recording right away.
@@ -259,7 +270,7 @@ public final class TssLink implements AutoCloseable {
   }
 
   void instanceWatermark(InstanceExport instance, long watermark, long historyFrom) {
-    Progress p = progress.get(instance);
+    Progress p = instance.progress();
     if (p != null) {
       p.historyFrom = historyFrom;
       p.watermark = watermark;
@@ -277,7 +288,7 @@ public final class TssLink implements AutoCloseable {
       all = endedInstances == expectedInstances;
       end = endMillis;
     }
-    Progress p = progress.get(instance);
+    Progress p = instance.progress();
     if (p != null) {
       p.watermark = Long.MAX_VALUE;
     }
@@ -342,8 +353,14 @@ public final class TssLink implements AutoCloseable {
     versionsInFlight.computeIfPresent(versionMillis, (k, n) -> n == 1 ? null : n - 1);
   }
 
-  /** What one instance last told: written by its node, read by the reporter thread. */
-  private static final class Progress {
+  /** Where an instance runs: its transform and its index among the transform's instances. */
+  private record InstancePosition(String transform, int instance) {}
+
+  /**
+   * What one instance last told: written by its node, read by the reporter thread. An instance of a
+   * failed attempt keeps writing into its own, which is no longer in the map.
+   */
+  static final class Progress {
     volatile long watermark = Long.MIN_VALUE;
     volatile long historyFrom = Long.MIN_VALUE;
   }

@@ -17,6 +17,7 @@ import io.arcon.state.StateBackends;
 import io.arcon.tss.model.StateRow;
 import io.arcon.tss.model.WindowBounds;
 import java.io.IOException;
+import java.lang.ref.WeakReference;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -112,7 +113,9 @@ class PipelineStateSourceTest {
     PipelineStateSource.cellsPerChunk = PipelineStateSource.CELLS_PER_CHUNK;
     if (instances != null) {
       for (InstanceExport instance : instances) {
-        instance.close();
+        if (instance != null) {
+          instance.close();
+        }
       }
     }
     for (ExecutorService node : nodes) {
@@ -385,6 +388,24 @@ class PipelineStateSourceTest {
     ((AutoCloseable) rows).close();
     assertEquals(Long.MAX_VALUE, link.oldestVersionInFlight());
     assertTrue(again.size() > 4, "read again: " + again.size());
+  }
+
+  /**
+   * The link lives as long as the job's graph, which the web UI keeps for ended jobs: a closed
+   * instance, with its state history and buffers, must not stay reachable through it.
+   */
+  @Test
+  void theLinkHoldsNoClosedInstance() throws Exception {
+    twoInstances();
+    WeakReference<InstanceExport> closed = new WeakReference<>(instances[0]);
+    instances[0].close();
+    instances[0] = null;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (closed.get() != null && System.nanoTime() < deadline) {
+      System.gc();
+      Thread.sleep(20);
+    }
+    assertNull(closed.get(), "a closed instance is still reachable");
   }
 
   private static void awaitQuietly(CountDownLatch latch) {
