@@ -75,7 +75,8 @@ final class HeapTimerStore implements TimerStore {
       }
       removeFromHeaps(previous);
     }
-    Entry entry = new Entry(identity, encodedKey, timer);
+    // A copy: the caller's array is its current key, which it does not promise to keep unchanged.
+    Entry entry = new Entry(identity, encodedKey.clone(), timer);
     byIdentity.put(identity, entry);
     add(entry);
   }
