@@ -11,10 +11,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.TreeSet;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
+import org.apache.beam.sdk.transforms.windowing.PaneInfo;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.WindowedValues;
 import org.joda.time.Instant;
@@ -140,6 +142,72 @@ class TimeSortedInputTest {
     } finally {
       backend.dispose();
     }
+  }
+
+  /**
+   * The heap buffer against a sorted model over 30,000 operations: timestamps near the last
+   * release, far ahead, negative, at both ends of the long range and many equal; input before the
+   * last release (the buffer rebuilds its buckets); releases one at a time and up to watermarks;
+   * and {@code firstBefore} after every step.
+   */
+  @Test
+  void theHeapBufferMatchesASortedModelOverAnyTimestamps() throws Exception {
+    HeapTimeSortedInput<Integer> buffer = new HeapTimeSortedInput<>();
+    TreeSet<long[]> model =
+        new TreeSet<>((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+    Random rnd = new Random(17);
+    long frontier = -1_000;
+    int arrival = 0;
+    for (int step = 0; step < 30_000; step++) {
+      int op = rnd.nextInt(10);
+      if (op < 6) {
+        long ts =
+            switch (rnd.nextInt(8)) {
+              case 0 -> frontier; // equal to the frontier, often repeated
+              case 1 -> frontier + rnd.nextInt(4);
+              case 2 -> frontier + rnd.nextInt(1 << 20);
+              case 3 -> frontier - 1 - rnd.nextInt(50); // before the last release
+              case 4 -> rnd.nextBoolean() ? Long.MAX_VALUE - rnd.nextInt(3) : Long.MIN_VALUE;
+              case 5 -> rnd.nextLong();
+              default -> frontier + rnd.nextInt(300);
+            };
+        model.add(new long[] {ts, arrival});
+        buffer.add(
+            new byte[] {(byte) arrival},
+            WindowedValues.of(arrival, new Instant(ts), GlobalWindow.INSTANCE, PaneInfo.NO_FIRING),
+            arrival);
+        arrival++;
+      } else if (op < 8 && !model.isEmpty()) {
+        long[] first = model.pollFirst();
+        List<Integer> released = new ArrayList<>();
+        buffer.releaseFirst((key, element) -> released.add(element.getValue()));
+        assertEquals(List.of((int) first[1]), released, "step " + step);
+        // The frontier stays far from the ends of the long range, so watermarks do not overflow.
+        frontier = Math.max(frontier, Math.min(first[0], 1L << 50));
+      } else {
+        long watermark = frontier + rnd.nextInt(500);
+        List<Integer> released = new ArrayList<>();
+        buffer.releaseBefore(watermark, (key, element) -> released.add(element.getValue()));
+        List<Integer> expected = new ArrayList<>();
+        while (!model.isEmpty() && model.first()[0] < watermark) {
+          expected.add((int) model.pollFirst()[1]);
+        }
+        assertEquals(expected, released, "step " + step + ", released below " + watermark);
+        frontier = watermark;
+      }
+      assertEquals(model.size(), buffer.size(), "step " + step);
+      long probeTs = frontier + rnd.nextInt(100) - 50;
+      long probeOrder = rnd.nextInt(arrival + 1);
+      boolean expectedBefore =
+          !model.isEmpty()
+              && (model.first()[0] != probeTs
+                  ? model.first()[0] < probeTs
+                  : model.first()[1] < probeOrder);
+      assertEquals(expectedBefore, buffer.firstBefore(probeTs, probeOrder), "step " + step);
+    }
+    List<Integer> rest = new ArrayList<>();
+    buffer.releaseBefore(Long.MAX_VALUE, (key, element) -> rest.add(element.getValue()));
+    assertEquals(model.stream().map(a -> (int) a[1]).toList(), rest);
   }
 
   @Test
