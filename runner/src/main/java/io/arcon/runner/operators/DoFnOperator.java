@@ -24,9 +24,7 @@ import org.apache.beam.runners.core.DoFnRunner;
 import org.apache.beam.runners.core.DoFnRunners;
 import org.apache.beam.runners.core.InMemoryStateInternals;
 import org.apache.beam.runners.core.NullSideInputReader;
-import org.apache.beam.runners.core.PushbackSideInputDoFnRunner;
 import org.apache.beam.runners.core.SideInputHandler;
-import org.apache.beam.runners.core.SimplePushbackSideInputDoFnRunner;
 import org.apache.beam.runners.core.StateNamespace;
 import org.apache.beam.runners.core.StateNamespaces;
 import org.apache.beam.runners.core.StatefulDoFnRunner;
@@ -88,14 +86,14 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   private DoFn<InT, OutT> fn;
   private DoFnInvoker<InT, OutT> invoker;
   private DoFnRunner<InT, OutT> runner;
-  private PushbackSideInputDoFnRunner<InT, OutT> pushbackRunner;
   private SideInputReadiness sideInputs;
   private KeyedStateContext<Object> keyed;
   private TimeSortedInput<InT> timeSorted;
   private InstanceExport export;
   private byte[] currentKeyBytes;
-  private final HeldElements<InT> pushedBack = new HeldElements<>();
-  private long pushedBackHold = Long.MAX_VALUE;
+
+  /** Main input waiting for side inputs; null without side inputs. */
+  private PushedBackInput<InT> pushedBack;
 
   /**
    * Input waiting for a durable epoch: {@code @RequiresStableInput} with epochs, or restored from
@@ -217,8 +215,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     }
     runner = spec.metrics().scoped(simple);
     if (sideInputs != null) {
-      pushbackRunner =
-          SimplePushbackSideInputDoFnRunner.create(runner, spec.sideInputs(), sideInputs);
+      pushedBack = new PushedBackInput<>(sideInputs, spec.sideInputs());
     }
     if (ctx.restore() != null) {
       restoreHeld(ctx.restore());
@@ -238,11 +235,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       return;
     }
     doFnBundleStarted = true;
-    if (pushbackRunner != null) {
-      pushbackRunner.startBundle();
-    } else {
-      runner.startBundle();
-    }
+    runner.startBundle();
   }
 
   /** A stateful ParDo's input crossed a keyed edge: its state and timers are under these bytes. */
@@ -292,14 +285,20 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       }
     }
     ensureDoFnBundle();
-    if (pushbackRunner != null) {
-      for (WindowedValue<InT> pushed : pushbackRunner.processElementInReadyWindows(value)) {
-        pushedBack.add(keyBytes, pushed);
-        pushedBackHold = Math.min(pushedBackHold, pushed.getTimestamp().getMillis());
-      }
+    if (pushedBack != null) {
+      pushedBack.offer(keyBytes, value, processReady);
     } else {
       runner.processElement(value);
     }
+  }
+
+  /** Processes an element in one window whose side inputs are ready. */
+  private final PushedBackInput.Processor<InT> processReady =
+      (keyBytes, element) -> runner.processElement(element);
+
+  /** The smallest timestamp of main input waiting for side inputs, or {@code Long.MAX_VALUE}. */
+  private long pushedBackHold() {
+    return pushedBack == null ? Long.MAX_VALUE : pushedBack.hold();
   }
 
   private void addSideInput(int port, WindowedValue<Iterable<?>> pane) throws Exception {
@@ -311,17 +310,13 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   }
 
   private void retryPushedBack() {
-    if (pushedBack.isEmpty()) {
+    if (pushedBack == null || pushedBack.isEmpty()) {
       return;
     }
-    ensureDoFnBundle();
-    List<HeldElements.Held<InT>> retry = pushedBack.drain();
-    pushedBackHold = Long.MAX_VALUE;
-    for (HeldElements.Held<InT> held : retry) {
-      for (WindowedValue<InT> pushed : pushbackRunner.processElementInReadyWindows(held.value())) {
-        pushedBack.add(held.keyBytes(), pushed);
-        pushedBackHold = Math.min(pushedBackHold, pushed.getTimestamp().getMillis());
-      }
+    // Each element is in one window, ready now; processNow sets its key (a stateful DoFn's state
+    // is per key) and finds the window ready.
+    for (HeldElements.Held<InT> held : pushedBack.takeReady()) {
+      processNow(held.keyBytes(), held.value());
     }
   }
 
@@ -347,11 +342,11 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   public void advanceWatermark(long watermark) throws Exception {
     releaseRestoredStableInput();
     lastInputWatermark = Math.max(lastInputWatermark, watermark);
-    if (watermark == Long.MAX_VALUE && !pushedBack.isEmpty()) {
+    if (watermark == Long.MAX_VALUE && pushedBack != null && !pushedBack.isEmpty()) {
       // Every input, side inputs included, has ended: each pushed-back window is readable now.
       retryPushedBack();
     }
-    long effective = Math.min(lastInputWatermark, Math.min(pushedBackHold, stableInputHold));
+    long effective = Math.min(lastInputWatermark, Math.min(pushedBackHold(), stableInputHold));
     if (effective <= inputWatermark) {
       return;
     }
@@ -439,7 +434,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
 
   @Override
   public long outputWatermarkHold() {
-    long hold = Math.min(pushedBackHold, stableInputHold);
+    long hold = Math.min(pushedBackHold(), stableInputHold);
     if (keyed != null) {
       hold = Math.min(hold, keyed.hold(true));
     }
@@ -452,11 +447,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       return;
     }
     doFnBundleStarted = false;
-    if (pushbackRunner != null) {
-      pushbackRunner.finishBundle();
-    } else {
-      runner.finishBundle();
-    }
+    runner.finishBundle();
     spec.metrics().scoped(finalizers::finalizeBundle);
     OperatorMetrics.flush(outputCounts);
   }
@@ -495,7 +486,11 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     }
     SnapshotWriter out = new SnapshotWriter(SNAPSHOT_KIND, SNAPSHOT_VERSION);
     out.writeBytes(doFnIdentity());
-    pushedBack.writeTo(out, heldCoder);
+    if (pushedBack != null) {
+      pushedBack.writeTo(out, heldCoder);
+    } else {
+      HeldElements.write(out, heldCoder, List.of());
+    }
     stableInput.writeTo(out, heldCoder);
     out.writeBoolean(timeSorted != null);
     if (timeSorted != null) {
@@ -549,7 +544,14 @@ public final class DoFnOperator<InT, OutT> implements Operator {
                 + now
                 + ". --restoreFrom needs the same pipeline; start this one without it.");
       }
-      pushedBack.readFrom(in, heldCoder, p, instance, parallelism);
+      HeldElements<InT> waiting = new HeldElements<>();
+      waiting.readFrom(in, heldCoder, p, instance, parallelism);
+      if (!waiting.isEmpty()) {
+        if (pushedBack == null) {
+          throw in.corrupt("it holds input waiting for side inputs but the ParDo reads none", null);
+        }
+        pushedBack.restore(waiting.drain());
+      }
       stableInput.readFrom(in, heldCoder, restore.epoch(), p, instance, parallelism);
       if (in.readBoolean("time-sorted input presence")) {
         HeldElements<InT> sorted = new HeldElements<>();
@@ -576,7 +578,6 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       }
       in.expectEnd();
     }
-    pushedBackHold = pushedBack.minTimestamp();
     stableInputHold = stableInput.minTimestamp();
     if (!stableInput.isEmpty()) {
       restoredStableEpoch = restore.epoch();
@@ -628,7 +629,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       // now, so a failure after this point replays it (at least once at the very end of a job).
       processReleased(stableInput.releaseAll());
     }
-    if (!pushedBack.isEmpty()) {
+    if (pushedBack != null && !pushedBack.isEmpty()) {
       // Every side input has ended by now, so each pushed-back window reads its final value.
       retryPushedBack();
       if (!pushedBack.isEmpty()) {

@@ -1,0 +1,161 @@
+package io.arcon.runner.operators;
+
+import io.arcon.runner.operators.snapshot.SnapshotWriter;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.values.PCollectionView;
+import org.apache.beam.sdk.values.WindowedValue;
+
+/**
+ * The main input of a ParDo with side inputs: each element is processed at once in every window
+ * whose side inputs are ready, and held back, window by window, until they are ready
+ * (runners-core's pushback, with the held elements grouped by main-input window).
+ *
+ * <p>Grouping is what keeps a held-back stream cheap. A windowed side input makes the main input of
+ * a whole window wait for it (Nexmark Q7: every bid of a 10 s window waits for the window's highest
+ * bid), and the side input's watermark moves many times in the meantime. Retrying every held
+ * element on every move cost a readiness check per element each time; the readiness of a window is
+ * now checked once per retry, and a window's elements are retried only once it is ready. Between
+ * retries a window that holds elements is known not to be ready (readiness changes only with a new
+ * pane or side-input watermark, and each of those retries), so a new element of that window joins
+ * its group without a check.
+ *
+ * <p>Elements keep their arrival order within a window; windows are retried in the order they were
+ * first held. A snapshot holds the elements in the format of {@link HeldElements}.
+ */
+final class PushedBackInput<InT> {
+  /** What processes an element in one window whose side inputs are ready. */
+  interface Processor<InT> {
+    void process(byte[] keyBytes, WindowedValue<InT> element);
+  }
+
+  private final SideInputReadiness sideInputs;
+  private final List<PCollectionView<?>> views;
+  private final Map<BoundedWindow, Group<InT>> byWindow = new LinkedHashMap<>();
+  private int size;
+  private long hold = Long.MAX_VALUE;
+
+  PushedBackInput(SideInputReadiness sideInputs, List<PCollectionView<?>> views) {
+    this.sideInputs = sideInputs;
+    this.views = List.copyOf(views);
+  }
+
+  /**
+   * Processes {@code element} with {@code processor} in each of its windows whose side inputs are
+   * ready (one window at a time, as a DoFn with side inputs must see it) and holds it in the
+   * others.
+   */
+  void offer(byte[] keyBytes, WindowedValue<InT> element, Processor<InT> processor) {
+    if (element.getWindows().size() == 1) {
+      offerInWindow(keyBytes, element, element.getWindows().iterator().next(), processor);
+      return;
+    }
+    for (WindowedValue<InT> inOneWindow : element.explodeWindows()) {
+      offerInWindow(keyBytes, inOneWindow, inOneWindow.getWindows().iterator().next(), processor);
+    }
+  }
+
+  private void offerInWindow(
+      byte[] keyBytes, WindowedValue<InT> element, BoundedWindow window, Processor<InT> processor) {
+    Group<InT> waiting = byWindow.get(window);
+    if (waiting == null && isReady(window)) {
+      processor.process(keyBytes, element);
+      return;
+    }
+    if (waiting == null) {
+      waiting = new Group<>();
+      byWindow.put(window, waiting);
+    }
+    waiting.add(keyBytes, element);
+    size++;
+    hold = Math.min(hold, element.getTimestamp().getMillis());
+  }
+
+  /** Whether every side input is ready for the main-input {@code window}. */
+  private boolean isReady(BoundedWindow window) {
+    for (PCollectionView<?> view : views) {
+      BoundedWindow sideWindow = view.getWindowMappingFn().getSideInputWindow(window);
+      if (!sideInputs.isReady(view, sideWindow)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Removes and returns the held elements of every window whose side inputs are ready now (each
+   * element in exactly one window), by window in the order they were first held, each window's in
+   * arrival order. Call it whenever a side input got a pane or a watermark.
+   */
+  List<HeldElements.Held<InT>> takeReady() {
+    List<HeldElements.Held<InT>> ready = new ArrayList<>();
+    if (size == 0) {
+      return ready;
+    }
+    long remainingHold = Long.MAX_VALUE;
+    for (Iterator<Map.Entry<BoundedWindow, Group<InT>>> it = byWindow.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<BoundedWindow, Group<InT>> entry = it.next();
+      Group<InT> group = entry.getValue();
+      if (isReady(entry.getKey())) {
+        ready.addAll(group.elements);
+        size -= group.elements.size();
+        it.remove();
+      } else {
+        remainingHold = Math.min(remainingHold, group.minTimestamp);
+      }
+    }
+    hold = remainingHold;
+    return ready;
+  }
+
+  boolean isEmpty() {
+    return size == 0;
+  }
+
+  int size() {
+    return size;
+  }
+
+  /** The smallest timestamp held, or {@code Long.MAX_VALUE}: it holds the ParDo's watermark. */
+  long hold() {
+    return hold;
+  }
+
+  void writeTo(SnapshotWriter out, Coder<WindowedValue<InT>> coder) throws IOException {
+    List<HeldElements.Held<InT>> all = new ArrayList<>(size);
+    for (Group<InT> group : byWindow.values()) {
+      all.addAll(group.elements);
+    }
+    HeldElements.write(out, coder, all);
+  }
+
+  /** Holds again elements a snapshot held (as {@link HeldElements#readFrom} selects them). */
+  void restore(List<HeldElements.Held<InT>> held) {
+    for (HeldElements.Held<InT> h : held) {
+      for (WindowedValue<InT> inOneWindow : h.value().explodeWindows()) {
+        BoundedWindow window = inOneWindow.getWindows().iterator().next();
+        byWindow.computeIfAbsent(window, w -> new Group<>()).add(h.keyBytes(), inOneWindow);
+        size++;
+        hold = Math.min(hold, inOneWindow.getTimestamp().getMillis());
+      }
+    }
+  }
+
+  /** The held elements of one window, in arrival order, and their smallest timestamp. */
+  private static final class Group<InT> {
+    final List<HeldElements.Held<InT>> elements = new ArrayList<>();
+    long minTimestamp = Long.MAX_VALUE;
+
+    void add(byte[] keyBytes, WindowedValue<InT> element) {
+      elements.add(new HeldElements.Held<>(keyBytes, element));
+      minTimestamp = Math.min(minTimestamp, element.getTimestamp().getMillis());
+    }
+  }
+}
