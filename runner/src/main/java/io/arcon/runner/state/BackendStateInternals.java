@@ -109,7 +109,24 @@ public final class BackendStateInternals<K> implements StateInternals {
   private final OrderedBytes addressBuilder = new OrderedBytes(128);
   private final NamespaceKeys namespaceKeys = new NamespaceKeys();
   private final Binder binder = new Binder();
-  private Map<CellSlot, CachedCell> cells = new HashMap<>();
+
+  /**
+   * Cached cells by namespace, then by state id. A namespace's window is hashed once when the
+   * namespace comes up again, not on every access: runners-core reads several states of one window
+   * in a row (buffer, holds, trigger bits), and a window's hash can be dear (a user window that
+   * hashes boxed fields, as Nexmark's WinningBids window does).
+   */
+  private Map<NamespaceSlot, NamespaceCells> cells = new HashMap<>();
+
+  private int cachedCells;
+
+  /**
+   * The namespaces of the last cache misses, most recent in turn: their cells are found by id
+   * alone. Merging windows alternate between a few windows (each merged window, then the result).
+   */
+  private final NamespaceCells[] recentNamespaces = new NamespaceCells[4];
+
+  private int nextRecent;
 
   /** The slot of the last {@link #state} call: the usual next one (same cell, another key). */
   private CachedCell lastCell;
@@ -368,11 +385,26 @@ public final class BackendStateInternals<K> implements StateInternals {
 
   /** The cache slot of {@code namespace} and the tag's id, made fresh when the spec changed. */
   private CachedCell cachedCell(StateNamespace namespace, StateTag<?> address) {
-    CellSlot slot = new CellSlot(namespace, address.getId());
-    CachedCell cached = cells.get(slot);
+    NamespaceCells inNamespace = recentNamespace(namespace);
+    if (inNamespace == null) {
+      NamespaceSlot slot = NamespaceSlot.of(namespace);
+      inNamespace = cells.get(slot);
+      if (inNamespace == null) {
+        if (cachedCells >= MAX_CACHED_CELLS) {
+          dropCells();
+        }
+        inNamespace = new NamespaceCells(namespace);
+        cells.put(slot, inNamespace);
+      }
+      remember(inNamespace);
+    }
+    CachedCell cached = inNamespace.byId.get(address.getId());
     if (cached == null || !cached.sameSpec(address)) {
-      if (cells.size() >= MAX_CACHED_CELLS) {
+      if (cachedCells >= MAX_CACHED_CELLS) {
         dropCells();
+        inNamespace = new NamespaceCells(namespace);
+        cells.put(NamespaceSlot.of(namespace), inNamespace);
+        remember(inNamespace);
       }
       cached =
           new CachedCell(
@@ -383,7 +415,9 @@ public final class BackendStateInternals<K> implements StateInternals {
                   .writeLengthPrefixed(namespaceKeys.of(namespace))
                   .writeLengthPrefixed(address.getId())
                   .toByteArray());
-      cells.put(slot, cached);
+      if (inNamespace.byId.put(address.getId(), cached) == null) {
+        cachedCells++;
+      }
     }
     return cached;
   }
@@ -401,9 +435,25 @@ public final class BackendStateInternals<K> implements StateInternals {
     return out;
   }
 
+  private NamespaceCells recentNamespace(StateNamespace namespace) {
+    for (NamespaceCells recent : recentNamespaces) {
+      if (recent != null && NamespaceEquality.same(recent.namespace, namespace)) {
+        return recent;
+      }
+    }
+    return null;
+  }
+
+  private void remember(NamespaceCells inNamespace) {
+    recentNamespaces[nextRecent] = inNamespace;
+    nextRecent = (nextRecent + 1) & (recentNamespaces.length - 1);
+  }
+
   private void dropCells() {
     // HashMap.clear() walks the whole bucket array; a grown map is cheaper to replace.
     cells = new HashMap<>();
+    cachedCells = 0;
+    Arrays.fill(recentNamespaces, null);
     lastCell = null;
   }
 
@@ -415,20 +465,33 @@ public final class BackendStateInternals<K> implements StateInternals {
   }
 
   /**
-   * Cache slot of a cell: its namespace and state id, which (with the key) make its address. The id
-   * string caches its hash, unlike the tag, whose hash walks its spec and coders.
+   * A namespace as a cache key: equal as {@link NamespaceEquality} says, its hash computed once.
    */
-  private record CellSlot(StateNamespace namespace, String id) {
+  private record NamespaceSlot(StateNamespace namespace, int hash) {
+    static NamespaceSlot of(StateNamespace namespace) {
+      return new NamespaceSlot(namespace, NamespaceEquality.hash(namespace));
+    }
+
     @Override
     public boolean equals(Object o) {
-      return o instanceof CellSlot other
-          && id.equals(other.id)
+      return o instanceof NamespaceSlot other
+          && hash == other.hash
           && NamespaceEquality.same(namespace, other.namespace);
     }
 
     @Override
     public int hashCode() {
-      return 31 * id.hashCode() + NamespaceEquality.hash(namespace);
+      return hash;
+    }
+  }
+
+  /** The cached cells of one namespace, by state id (an id string caches its hash). */
+  private static final class NamespaceCells {
+    private final StateNamespace namespace;
+    private final Map<String, CachedCell> byId = new HashMap<>(8);
+
+    NamespaceCells(StateNamespace namespace) {
+      this.namespace = namespace;
     }
   }
 
