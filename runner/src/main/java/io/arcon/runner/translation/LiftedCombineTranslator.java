@@ -19,8 +19,8 @@ import org.apache.beam.sdk.values.WindowingStrategy;
 /**
  * Runs a liftable composite {@link Combine.PerKey} whole: a {@link PartialCombineOperator} fused
  * into its input's chain, then one keyed merge of the accumulators (a {@link GroupByKeyOperator}
- * combining them), stateful under the composite's name. Any other Combine.PerKey is expanded into
- * its GroupByKey.
+ * combining them), stateful under the composite's name. {@link CombinePerKeyTranslator} runs any
+ * other combine it can as a {@link CombiningGroupByKeyTranslator combining GroupByKey}.
  */
 final class LiftedCombineTranslator implements TransformTranslator {
 

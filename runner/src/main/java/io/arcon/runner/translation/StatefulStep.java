@@ -18,6 +18,11 @@ public record StatefulStep(String fullName, String engine, Kind kind) {
     GROUP_BY_KEY,
     /** A Combine.PerKey run as a partial combine plus one keyed merge of accumulators. */
     LIFTED_COMBINE,
+    /**
+     * A Combine.PerKey under a trigger or merging windows: a GroupByKey that combines each element
+     * into its window's accumulator.
+     */
+    COMBINING_GROUP_BY_KEY,
     /** The process step of a splittable DoFn: restrictions and their watermark holds. */
     SPLITTABLE_PROCESS
   }

@@ -61,7 +61,7 @@ final class TransformTranslators {
             new SplittableProcessTranslator()),
         Map.of(
             PTransformTranslation.COMBINE_PER_KEY_TRANSFORM_URN,
-            new LiftedCombineTranslator(),
+            new CombinePerKeyTranslator(),
             BOUNDED_READ_FROM_UNBOUNDED_KEY,
             new BoundedReadFromUnboundedTranslator()));
   }

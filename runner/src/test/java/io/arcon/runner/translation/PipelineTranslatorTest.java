@@ -36,7 +36,7 @@ class PipelineTranslatorTest {
             new StatefulStep("Remind/ParMultiDo(Remind)", "rocksdb", Kind.STATEFUL_PARDO),
             new StatefulStep("Group", "lmdb", Kind.GROUP_BY_KEY),
             new StatefulStep("CountPerKey", "rocksdb", Kind.LIFTED_COMBINE),
-            new StatefulStep("SumPerSession/GroupByKey", "rocksdb", Kind.GROUP_BY_KEY),
+            new StatefulStep("SumPerSession", "rocksdb", Kind.COMBINING_GROUP_BY_KEY),
             new StatefulStep(
                 "CountUp/ParMultiDo(CountUpTo)/ProcessKeyedElements/"
                     + "SplittableParDoViaKeyedWorkItems.ProcessElements",
@@ -57,7 +57,7 @@ class PipelineTranslatorTest {
         "--stateBackends pattern 'Format' (in 'Format=lmdb') matches no stateful transform."
             + " Patterns are globs matched against a transform's full name or an enclosing"
             + " composite's name; the stateful transforms are: Remind/ParMultiDo(Remind),"
-            + " Group, CountPerKey, SumPerSession/GroupByKey, CountUp/ParMultiDo(CountUpTo)/"
+            + " Group, CountPerKey, SumPerSession, CountUp/ParMultiDo(CountUpTo)/"
             + "ProcessKeyedElements/SplittableParDoViaKeyedWorkItems.ProcessElements",
         e.getMessage());
   }
