@@ -108,6 +108,40 @@ final class ClickScript {
   }
 
   /**
+   * For a failed comparison of {@link #exactSums}: every key whose row differs, with that key's
+   * arrivals (timestamp, value, the script's watermark when it arrived, late or not) around {@code
+   * version}, so a mismatch names the events that were counted differently.
+   */
+  String explainExactDifference(List<Row> expected, List<Row> actual, long version) {
+    Map<String, Row> actualByKey = new TreeMap<>();
+    actual.forEach(r -> actualByKey.put(r.key(), r));
+    StringBuilder out = new StringBuilder();
+    for (Row want : expected) {
+      Row got = actualByKey.get(want.key());
+      if (want.equals(got)) {
+        continue;
+      }
+      out.append("\n  ").append(want.key()).append(": expected ").append(want);
+      out.append(", read ").append(got).append("; arrivals within 5 s of T:");
+      for (Arrival a : arrivals) {
+        long ts = a.event().timestampMillis();
+        if (a.event().key().equals(want.key()) && Math.abs(ts - version) <= 5_000) {
+          out.append("\n    ts T")
+              .append(ts - version >= 0 ? "+" : "")
+              .append(ts - version)
+              .append(" value ")
+              .append(a.event().value())
+              .append(" watermark T")
+              .append(a.watermarkAtArrival() - version >= 0 ? "+" : "")
+              .append(a.watermarkAtArrival() - version)
+              .append(a.late() ? " LATE" : "");
+        }
+      }
+    }
+    return out.toString();
+  }
+
+  /**
    * The watermark-cut state "events per key" at {@code version}: every event that arrived while the
    * watermark was still before T, late ones included (the window is global); updated at the last of
    * them in arrival order.

@@ -190,18 +190,28 @@ class TssOracleTest {
 
       for (long version : VERSIONS) {
         List<ClickScript.Row> exact = script.exactSums(version);
+        List<ClickScript.Row> before = read(tss, "before_" + app, version, app, "total");
         assertEquals(
             exact,
-            read(tss, "before_" + app, version, app, "total"),
-            "exact state at " + Instant.ofEpochMilli(version));
+            before,
+            () ->
+                "exact state at "
+                    + Instant.ofEpochMilli(version)
+                    + script.explainExactDifference(exact, before, version));
+        List<ClickScript.Row> after = read(tss, "after_" + app, version, app, "total");
         assertEquals(
             exact,
-            read(tss, "after_" + app, version, app, "total"),
-            "a TSS created after T passed reads the same version");
+            after,
+            () ->
+                "a TSS created after T passed reads the same version"
+                    + script.explainExactDifference(exact, after, version));
+        List<ClickScript.Row> exported = read(tss, "before_" + app, version, app, "exported_total");
         assertEquals(
             exact,
-            read(tss, "before_" + app, version, app, "exported_total"),
-            "--tssExport makes a DoFn without the annotation exact too");
+            exported,
+            () ->
+                "--tssExport makes a DoFn without the annotation exact too"
+                    + script.explainExactDifference(exact, exported, version));
         List<ClickScript.Row> cut = read(tss, "before_" + app, version, app, "hits");
         assertTrue(
             script.isCutAtOrAfter(cut, version, TssOracleTest::ownerOf),
