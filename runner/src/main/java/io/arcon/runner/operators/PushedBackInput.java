@@ -63,16 +63,16 @@ final class PushedBackInput<InT> {
 
   private void offerInWindow(
       byte[] keyBytes, WindowedValue<InT> element, BoundedWindow window, Processor<InT> processor) {
-    Group<InT> waiting = byWindow.get(window);
-    if (waiting == null && isReady(window)) {
+    if (!byWindow.containsKey(window) && isReady(window)) {
       processor.process(keyBytes, element);
       return;
     }
-    if (waiting == null) {
-      waiting = new Group<>();
-      byWindow.put(window, waiting);
-    }
-    waiting.add(keyBytes, element);
+    hold(keyBytes, element, window);
+  }
+
+  /** Holds {@code element}, in {@code window} only, behind the window's other held elements. */
+  private void hold(byte[] keyBytes, WindowedValue<InT> element, BoundedWindow window) {
+    byWindow.computeIfAbsent(window, w -> new Group<>()).add(keyBytes, element);
     size++;
     hold = Math.min(hold, element.getTimestamp().getMillis());
   }
@@ -140,10 +140,7 @@ final class PushedBackInput<InT> {
   void restore(List<HeldElements.Held<InT>> held) {
     for (HeldElements.Held<InT> h : held) {
       for (WindowedValue<InT> inOneWindow : h.value().explodeWindows()) {
-        BoundedWindow window = inOneWindow.getWindows().iterator().next();
-        byWindow.computeIfAbsent(window, w -> new Group<>()).add(h.keyBytes(), inOneWindow);
-        size++;
-        hold = Math.min(hold, inOneWindow.getTimestamp().getMillis());
+        hold(h.keyBytes(), inOneWindow, inOneWindow.getWindows().iterator().next());
       }
     }
   }

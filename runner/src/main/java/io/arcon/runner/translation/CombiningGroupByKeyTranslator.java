@@ -19,6 +19,11 @@ final class CombiningGroupByKeyTranslator implements TransformTranslator {
 
   @Override
   public boolean canTranslate(TransformHierarchy.Node node) {
+    return isCombineOfKvs(node);
+  }
+
+  /** A Combine.PerKey of a plain CombineFn over one KV input, without side inputs. */
+  static boolean isCombineOfKvs(TransformHierarchy.Node node) {
     return node.getTransform() instanceof Combine.PerKey<?, ?, ?> perKey
         && perKey.getFn() instanceof Combine.CombineFn<?, ?, ?>
         && perKey.getSideInputs().isEmpty()

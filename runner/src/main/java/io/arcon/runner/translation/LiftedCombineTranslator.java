@@ -31,17 +31,12 @@ final class LiftedCombineTranslator implements TransformTranslator {
    */
   @Override
   public boolean canTranslate(TransformHierarchy.Node node) {
-    if (!(node.getTransform() instanceof Combine.PerKey<?, ?, ?> perKey)
-        || !(perKey.getFn() instanceof Combine.CombineFn<?, ?, ?>)
-        || !perKey.getSideInputs().isEmpty()
-        || node.getInputs().size() != 1) {
+    // What a combining GroupByKey runs, and in addition windows a partial combine may pre-combine.
+    if (!CombiningGroupByKeyTranslator.isCombineOfKvs(node)) {
       return false;
     }
-    PCollection<?> input = TransformNodes.onlyInput(node);
-    WindowingStrategy<?, ?> ws = input.getWindowingStrategy();
-    return input.getCoder() instanceof KvCoder
-        && ws.getWindowFn().isNonMerging()
-        && ws.getTrigger() instanceof DefaultTrigger;
+    WindowingStrategy<?, ?> ws = TransformNodes.onlyInput(node).getWindowingStrategy();
+    return ws.getWindowFn().isNonMerging() && ws.getTrigger() instanceof DefaultTrigger;
   }
 
   @Override
