@@ -13,6 +13,14 @@ import java.util.concurrent.CountDownLatch;
  * one exactly at T for each version time T; now and then a late event behind the watermark; and
  * gates that hold the stream until the test opens them (the first before any event, then one after
  * the watermark passed each given time).
+ *
+ * <p>The oracle calls an event late when it comes after a watermark step past its timestamp. An
+ * operator sees it late only if its input watermark, the minimum over every source instance, passed
+ * it: the script has one split, and the source instance without one holds that minimum until its
+ * end reaches the operator. So the script publishes {@link #preludeWatermark} before the first
+ * gate, and a test opens that gate only once the app reported it ({@link
+ * TssTestSupport#awaitWatermark}): every operator instance has then seen the other source end, and
+ * from then on lateness follows the script's one stream.
  */
 final class ClickScript {
   static final List<String> KEYS =
@@ -28,7 +36,14 @@ final class ClickScript {
   /** One row of a state at a version, as the oracle computes it and as read back from Parquet. */
   record Row(String key, long value, long updatedAt, long version) {}
 
+  /** How far before the first click the prelude watermark stands: below every click's time. */
+  private static final long PRELUDE_LEAD_MILLIS = 10_000;
+
   final List<ScriptedClicks.Step> steps = new ArrayList<>();
+
+  /** The watermark published before the first gate (see the class comment). */
+  final long preludeWatermark;
+
   private final List<CountDownLatch> reached = new ArrayList<>();
   final List<Arrival> arrivals = new ArrayList<>();
 
@@ -42,8 +57,10 @@ final class ClickScript {
   ClickScript(
       long seed, long base, int clicks, long[] versions, CountDownLatch[] gates, long[] gateAfter) {
     Random rnd = new Random(seed);
+    preludeWatermark = base - PRELUDE_LEAD_MILLIS;
+    steps.add(new ScriptedClicks.WatermarkStep(preludeWatermark));
     gate(gates[0]);
-    long watermark = Long.MIN_VALUE;
+    long watermark = preludeWatermark;
     int nextGate = 1;
     int nextVersion = 0;
     for (int i = 1; i <= clicks; i++) {

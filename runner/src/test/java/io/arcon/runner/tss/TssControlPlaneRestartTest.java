@@ -2,6 +2,7 @@ package io.arcon.runner.tss;
 
 import static io.arcon.runner.tss.TssTestSupport.awaitCommitted;
 import static io.arcon.runner.tss.TssTestSupport.awaitRegistered;
+import static io.arcon.runner.tss.TssTestSupport.awaitWatermark;
 import static io.arcon.runner.tss.TssTestSupport.read;
 import static io.arcon.runner.tss.TssTestSupport.versionDir;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -77,6 +78,7 @@ class TssControlPlaneRestartTest {
         tss.execute(
             "CREATE TSS restarts AS EXTRACT restart_app.total AT '2026-12-02 14:00:10' TIME ZONE"
                 + " 'UTC' FOR EACH 10 SECONDS UNTIL '2026-12-02 14:00:30';");
+        awaitWatermark(tss, "restart_app", script.preludeWatermark);
         start.countDown();
         awaitCommitted(tss, "restarts", VERSIONS[0]);
         assertEquals(

@@ -163,6 +163,7 @@ class TssOracleTest {
       // The watermark-cut state is recorded from when the TSS reads it: before the first event.
       awaitHistory(tss, app, "hits", "recording");
       awaitHistory(tss, app, "total", "kept");
+      awaitWatermark(tss, app, script.preludeWatermark);
       start.countDown();
       // The source stops at the second gate once the watermark passed the second version.
       awaitCommitted(tss, "before_" + app, VERSIONS[1], result);
@@ -252,6 +253,7 @@ class TssOracleTest {
     try {
       TssClient tss = client();
       awaitRegistered(tss, app);
+      awaitWatermark(tss, app, script.preludeWatermark);
       start.countDown();
       // The source holds once the watermark passed the second version: the history behind the
       // watermark by more than 2 s is pruned, on whole seconds.

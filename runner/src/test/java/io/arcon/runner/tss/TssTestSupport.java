@@ -8,6 +8,7 @@ import io.arcon.tss.lang.StatementResult;
 import io.arcon.tss.proto.AppInfo;
 import io.arcon.tss.proto.AppSummary;
 import io.arcon.tss.proto.StateInfo;
+import io.arcon.tss.wire.ProtoTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -37,6 +38,27 @@ final class TssTestSupport {
       Thread.sleep(100);
     }
     fail("app " + app + " did not register within 60 s");
+  }
+
+  /**
+   * Waits until {@code app} reported a watermark at or after {@code millis}: the minimum over every
+   * instance of its stateful transforms, so each of them has seen every input channel reach it.
+   */
+  static void awaitWatermark(TssClient tss, String app, long millis) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 60_000;
+    AppSummary last = null;
+    while (System.currentTimeMillis() < deadline) {
+      for (AppSummary s : tss.showApps()) {
+        if (s.getName().equals(app)) {
+          last = s;
+          if (s.hasWatermark() && ProtoTime.toInstant(s.getWatermark()).toEpochMilli() >= millis) {
+            return;
+          }
+        }
+      }
+      Thread.sleep(20);
+    }
+    fail("app " + app + " did not report a watermark at or after " + millis + " ms: " + last);
   }
 
   /**
