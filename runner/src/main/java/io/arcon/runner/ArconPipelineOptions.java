@@ -39,6 +39,18 @@ public interface ArconPipelineOptions
   void setMaxBundleTimeMills(Long time);
 
   @Description(
+      "How far, in event time, one input of a transform that sorts its input by event time"
+          + " (@RequiresTimeSortedInput, or exported exactly by --tssExport) may run ahead of its"
+          + " slowest input before the runner stops taking input from it: an ISO-8601 duration"
+          + " such as PT1S, or off. What runs ahead waits in the transform's sort buffer until the"
+          + " slowest input catches up; held back upstream instead, it costs no memory. An input"
+          + " whose watermark stands still for 200 ms (an idle source) is not waited for.")
+  @Default.String("PT1S")
+  String getMaxWatermarkDrift();
+
+  void setMaxWatermarkDrift(String drift);
+
+  @Description(
       "State engine of every stateful transform (stateful ParDo, GroupByKey, Combine, splittable"
           + " DoFn) unless --stateBackends overrides it: heap (in memory, fastest), rocksdb (LSM"
           + " tree on disk: write-heavy or larger-than-memory state) or lmdb (memory-mapped"

@@ -4,6 +4,7 @@ import io.arcon.runner.checkpointing.CheckpointSettings;
 import io.arcon.runner.checkpointing.EpochMetrics;
 import io.arcon.runner.harness.HarnessLogLevels;
 import io.arcon.runner.metrics.MetricsWorkScope;
+import io.arcon.runner.options.WatermarkDrift;
 import io.arcon.runner.progress.ProgressReporter;
 import io.arcon.runner.translation.PipelineTranslator;
 import io.arcon.runner.translation.Translation;
@@ -158,7 +159,9 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             checkpoints.enabled(),
             initialRestore,
             options.getEpochFaultInjector(),
-            MetricsWorkScope.INSTANCE);
+            MetricsWorkScope.INSTANCE,
+            WatermarkDrift.parseMillis(
+                options.getMaxWatermarkDrift(), RuntimeConfig.DEFAULT_MAX_WATERMARK_DRIFT_MILLIS));
     // This JVM is the job's SDK harness: its user code logs at the job's harness log levels.
     HarnessLogLevels.Lease logLevels = HarnessLogLevels.apply(options.as(SdkHarnessOptions.class));
     CheckpointStore store = null;

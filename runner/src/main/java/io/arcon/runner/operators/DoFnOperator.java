@@ -238,6 +238,11 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     runner.startBundle();
   }
 
+  @Override
+  public boolean sortsInputByEventTime() {
+    return timeSorted != null;
+  }
+
   /** A stateful ParDo's input crossed a keyed edge: its state and timers are under these bytes. */
   @Override
   public void setCurrentKey(byte[] keyBytes) {

@@ -24,6 +24,9 @@ import java.nio.file.Path;
  * @param faults fault injection for tests of the epoch protocol, null otherwise
  * @param workScope what runs around each piece of a node's work on its thread ({@link
  *     NodeWorkScope#NONE} when the host needs nothing)
+ * @param maxWatermarkDriftMillis how far an input channel's watermark may run ahead of the input
+ *     watermark of a node that sorts its input by event time before the node holds that channel
+ *     back ({@code WatermarkAlignment}); negative: never
  */
 public record RuntimeConfig(
     long maxBundleSize,
@@ -38,7 +41,11 @@ public record RuntimeConfig(
     boolean checkpointing,
     io.arcon.runtime.epoch.JobRestore restore,
     io.arcon.runtime.epoch.EpochFaultInjector faults,
-    NodeWorkScope workScope) {
+    NodeWorkScope workScope,
+    long maxWatermarkDriftMillis) {
+
+  /** The default of {@code --maxWatermarkDrift}: a second of event time. */
+  public static final long DEFAULT_MAX_WATERMARK_DRIFT_MILLIS = 1_000;
 
   /** A job without epochs. */
   public RuntimeConfig(
@@ -64,7 +71,8 @@ public record RuntimeConfig(
         false,
         null,
         null,
-        NodeWorkScope.NONE);
+        NodeWorkScope.NONE,
+        DEFAULT_MAX_WATERMARK_DRIFT_MILLIS);
   }
 
   /** The same job resuming from {@code restore} with its state under {@code stateRoot}. */
@@ -82,7 +90,8 @@ public record RuntimeConfig(
         checkpointing,
         restore,
         faults,
-        workScope);
+        workScope,
+        maxWatermarkDriftMillis);
   }
 
   public RuntimeConfig {

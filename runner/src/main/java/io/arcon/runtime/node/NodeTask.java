@@ -12,6 +12,7 @@ import io.arcon.runtime.node.chain.ChainException;
 import io.arcon.runtime.node.chain.OperatorChain;
 import io.arcon.runtime.node.finish.FinishProtocol;
 import io.arcon.runtime.node.input.InputValve;
+import io.arcon.runtime.node.input.WatermarkAlignment;
 import io.arcon.runtime.node.output.EdgeOutputs;
 import io.arcon.runtime.node.output.MessageSink;
 import io.arcon.runtime.node.time.SynchronizedTime;
@@ -33,6 +34,12 @@ import java.util.concurrent.CompletableFuture;
  * <p>A failure in any step stops the node and reports the user's exception to the host.
  */
 public final class NodeTask {
+  /**
+   * How long the input watermark may stand still while watermark alignment holds input before it
+   * lets everything go (the lagging channel may be an idle source).
+   */
+  static final long ALIGNMENT_IDLE_MILLIS = 200;
+
   private final Vertex vertex;
   private final int instance;
   private final RuntimeConfig config;
@@ -52,6 +59,11 @@ public final class NodeTask {
 
   private final ArrayDeque<PendingInput> pendingInputs = new ArrayDeque<>();
   private final EpochAlignment<PendingInput> alignment;
+
+  /** Input of channels far ahead in event time, held back; null unless the chain sorts input. */
+  private WatermarkAlignment<PendingInput> watermarkAlignment;
+
+  private boolean releasingAligned;
   private long scheduledTickAt = Long.MAX_VALUE;
   private long lastSnapshotEpoch;
 
@@ -110,6 +122,18 @@ public final class NodeTask {
   public void setUp() {
     try {
       chain.open(config, syncTime, env::runInMailbox);
+      if (chain.sortsInputByEventTime()
+          && valve.channelCount() > 1
+          && !config.clock().isManual()
+          && config.maxWatermarkDriftMillis() >= 0) {
+        watermarkAlignment =
+            new WatermarkAlignment<>(
+                valve.channelCount(),
+                valve::channelWatermark,
+                config.maxWatermarkDriftMillis(),
+                ALIGNMENT_IDLE_MILLIS,
+                config.clock().nowMillis());
+      }
       env.ready();
     } catch (Throwable t) {
       fail(t);
@@ -161,6 +185,7 @@ public final class NodeTask {
             PendingInput pending = pendingInputs.poll();
             processInput(pending.message(), pending.sender());
           }
+          releaseAligned();
           if (chain.source() != null && !outputs.isBlocked() && !finish.inputsHaveEnded()) {
             env.signalSelf(NodeSignal.POLL);
           }
@@ -222,6 +247,38 @@ public final class NodeTask {
 
   private void processInput(RuntimeMessage message, MessageSink sender) throws Exception {
     int channel = channelOf(message);
+    if (watermarkAlignment != null
+        && alignment.aligningEpoch() == 0
+        && watermarkAlignment.holds(channel)) {
+      // Counted as processed only when it is: a held message is still in flight.
+      watermarkAlignment.hold(channel, new PendingInput(message, sender));
+      return;
+    }
+    admit(message, sender, channel);
+    releaseAligned();
+  }
+
+  /**
+   * Goes on with input that watermark alignment held, as far as it may: of channels no longer far
+   * ahead, or all of it once the input watermark stood still for the idle time.
+   */
+  private void releaseAligned() throws Exception {
+    if (watermarkAlignment == null || releasingAligned || !watermarkAlignment.isHolding()) {
+      return;
+    }
+    releasingAligned = true;
+    try {
+      PendingInput next;
+      while (!outputs.isBlocked()
+          && (next = watermarkAlignment.nextReleased(config.clock().nowMillis())) != null) {
+        admit(next.message(), next.sender(), channelOf(next.message()));
+      }
+    } finally {
+      releasingAligned = false;
+    }
+  }
+
+  private void admit(RuntimeMessage message, MessageSink sender, int channel) throws Exception {
     if (alignment.holds(channel)) {
       // Counted as processed only when it is: a held message is still in flight.
       alignment.hold(new PendingInput(message, sender));
@@ -265,6 +322,11 @@ public final class NodeTask {
         }
       }
     } else if (message instanceof RuntimeMessage.EpochMarker marker) {
+      if (watermarkAlignment != null && alignment.aligningEpoch() == 0) {
+        // Every channel's marker must come through: input held for drift goes on first.
+        watermarkAlignment.suspend();
+        releaseAligned();
+      }
       if (alignment.onMarker(marker.channel(), marker.epoch()) == EpochAlignment.Outcome.ALIGNED) {
         epochAligned(marker.epoch());
       }
@@ -366,6 +428,9 @@ public final class NodeTask {
 
   private void inputWatermarkMayHaveRisen() throws Exception {
     long combined = valve.combinedWatermark();
+    if (watermarkAlignment != null) {
+      watermarkAlignment.inputWatermarkIs(combined, config.clock().nowMillis());
+    }
     advancePorts();
     if (combined > chain.inputWatermark() && combined != Long.MAX_VALUE) {
       advanceInputWatermark(combined);
@@ -421,6 +486,7 @@ public final class NodeTask {
       return;
     }
     long now = config.clock().nowMillis();
+    releaseAligned();
     bundle.finishIfExpired(now);
     if (chain.advanceProcessingTime(now, bundle)) {
       bundle.finish();
@@ -467,6 +533,9 @@ public final class NodeTask {
     long next = bundle.deadline();
     if (!config.clock().isManual()) {
       next = Math.min(next, chain.nextProcessingTimeWakeup());
+      if (watermarkAlignment != null) {
+        next = Math.min(next, watermarkAlignment.deadline());
+      }
     }
     if (next != Long.MAX_VALUE && next < scheduledTickAt) {
       scheduledTickAt = next;

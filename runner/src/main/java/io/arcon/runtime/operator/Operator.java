@@ -66,6 +66,15 @@ public interface Operator {
     return false;
   }
 
+  /**
+   * True when the operator holds its input until the watermark passes it, to process it in event
+   * time order: its node then holds back input channels that run far ahead of the others ({@code
+   * WatermarkAlignment}). Asked once, after {@link #open}.
+   */
+  default boolean sortsInputByEventTime() {
+    return false;
+  }
+
   /** Every input ended (after the final watermark). Flush anything still buffered. */
   default void endOfInput() throws Exception {}
 

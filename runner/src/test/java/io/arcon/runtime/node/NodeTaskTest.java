@@ -84,7 +84,7 @@ class NodeTaskTest {
       };
 
   /** Adds 1 to every element; wants processing time at {@code wakeup}; fails on -1. */
-  private final class PlusOne implements Operator {
+  private class PlusOne implements Operator {
     private OperatorContext context;
     long wakeup = Long.MAX_VALUE;
 
@@ -265,6 +265,94 @@ class NodeTaskTest {
     clock.advance(50);
     task.onSignal(NodeSignal.CLOCK_ADVANCED);
     assertTrue(log.contains("time 50"));
+  }
+
+  /**
+   * upstream[2] -rebalance-> node[1] -forward-> downstream[1], where the node's plusOne sorts its
+   * input by event time.
+   */
+  private NodeTask sortingNodeOfTwoChannels() {
+    JobGraph g = new JobGraph();
+    Vertex up = g.addVertex("up", 2);
+    OperatorNode upOp = up.addOperator("up", () -> null);
+    Vertex v = g.addVertex("node", 1);
+    OperatorNode op =
+        v.addOperator(
+            "sorting",
+            () -> {
+              plusOne =
+                  new PlusOne() {
+                    @Override
+                    public boolean sortsInputByEventTime() {
+                      return true;
+                    }
+                  };
+              return plusOne;
+            });
+    g.connect(up, upOp, 0, v, op, 0, EdgeKind.REBALANCE, null);
+    Vertex down = g.addVertex("down", 1);
+    g.connect(v, op, 0, down, down.addOperator("down", () -> null), 0, EdgeKind.FORWARD, null);
+    NodeTask task =
+        new NodeTask(
+            v,
+            0,
+            new RuntimeConfig(100, 1_000, 8, 4, stateRoot, clockInUse, false, null, false),
+            env,
+            SynchronizedTime.untracked(),
+            NodeActivity.NONE);
+    task.setUp();
+    task.start();
+    return task;
+  }
+
+  @Test
+  void aChannelFarAheadInEventTimeWaitsWithItsCreditUntilTheOtherCatchesUp() {
+    long[] now = {0};
+    clockInUse = () -> now[0];
+    NodeTask task = sortingNodeOfTwoChannels();
+    task.onInput(new RuntimeMessage.Watermark(0, 5_000, 0), upstream);
+    task.onInput(new RuntimeMessage.Watermark(1, 1_000, 0), upstream);
+    task.onInput(batch(0, 10L), upstream); // channel 0 is 4 s ahead: held, no credit
+    task.onInput(batch(0, 20L), upstream);
+    task.onInput(batch(1, 1L), upstream); // channel 1 is the slowest: goes on
+    assertEquals(1, creditsToUpstream.size(), "only the lagging channel's batch was taken");
+    assertEquals(List.of("TICK in 200"), signals, "held input is looked at after the idle time");
+
+    task.onInput(new RuntimeMessage.Watermark(1, 4_000, 0), upstream);
+    assertEquals(3, creditsToUpstream.size(), "within a second again: the held batches went on");
+    task.onInput(new RuntimeMessage.EndOfStream(0, 0), upstream);
+    task.onInput(new RuntimeMessage.EndOfStream(1, 0), upstream);
+    assertEquals(List.of(2L, 11L, 21L), elementsDownstream(), "in each channel's order");
+    assertTrue(finished);
+  }
+
+  @Test
+  void aLaggingChannelThatStandsStillDoesNotStallTheOthers() {
+    long[] now = {0};
+    clockInUse = () -> now[0];
+    NodeTask task = sortingNodeOfTwoChannels();
+    task.onInput(new RuntimeMessage.Watermark(1, 1_000, 0), upstream);
+    task.onInput(new RuntimeMessage.Watermark(0, 5_000, 0), upstream);
+    task.onInput(batch(0, 10L), upstream);
+    assertEquals(0, creditsToUpstream.size());
+    now[0] = 200;
+    task.onSignal(NodeSignal.TICK);
+    assertEquals(1, creditsToUpstream.size(), "after 200 ms without progress, it goes on");
+    task.onInput(batch(0, 20L), upstream);
+    assertEquals(2, creditsToUpstream.size(), "and nothing is held until the watermark moves");
+  }
+
+  @Test
+  void anEpochMarkerLetsHeldInputGoOnSoEveryChannelsMarkerComesThrough() {
+    long[] now = {0};
+    clockInUse = () -> now[0];
+    NodeTask task = sortingNodeOfTwoChannels();
+    task.onInput(new RuntimeMessage.Watermark(0, 5_000, 0), upstream);
+    task.onInput(new RuntimeMessage.Watermark(1, 1_000, 0), upstream);
+    task.onInput(batch(0, 10L), upstream);
+    assertEquals(0, creditsToUpstream.size());
+    task.onInput(new RuntimeMessage.EpochMarker(1, 1), upstream);
+    assertEquals(1, creditsToUpstream.size(), "the held batch went on before the alignment");
   }
 
   /** Emits 0..n-1, one per poll, watermark = next value; then done. */

@@ -153,6 +153,16 @@ public final class OperatorChain {
     return inputWatermark;
   }
 
+  /** True when some operator of the chain sorts its input by event time. */
+  public boolean sortsInputByEventTime() {
+    for (Operator op : operators) {
+      if (op != null && op.sortsInputByEventTime()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * The state of the chain's operators: their engines in chain order (comma-separated, each once)
    * and their bytes together; null when no operator keeps state.

@@ -115,6 +115,11 @@ public final class InputValve {
     return true;
   }
 
+  /** The last watermark of {@code channel} ({@code Long.MAX_VALUE} once it ended). */
+  public long channelWatermark(int channel) {
+    return channelWatermark[channel];
+  }
+
   /** True once {@code channel} delivered its end of stream. */
   public boolean isEnded(int channel) {
     return channelEnded[channel];
