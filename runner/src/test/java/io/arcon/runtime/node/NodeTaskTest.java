@@ -151,15 +151,15 @@ class NodeTaskTest {
     Vertex down = g.addVertex("down", 1);
     g.connect(up, upOp, 0, v, op, 0, EdgeKind.FORWARD, null);
     g.connect(v, op, 0, down, down.addOperator("down", () -> null), 0, EdgeKind.FORWARD, null);
+    return started(
+        v,
+        new RuntimeConfig(2, 1_000, batchSize, credits, stateRoot, clockInUse, false, null, false));
+  }
+
+  /** Instance 0 of {@code v}, set up and started as its host would. */
+  private NodeTask started(Vertex v, RuntimeConfig config) {
     NodeTask task =
-        new NodeTask(
-            v,
-            0,
-            new RuntimeConfig(
-                2, 1_000, batchSize, credits, stateRoot, clockInUse, false, null, false),
-            env,
-            SynchronizedTime.untracked(),
-            NodeActivity.NONE);
+        new NodeTask(v, 0, config, env, SynchronizedTime.untracked(), NodeActivity.NONE);
     task.setUp();
     task.start();
     return task;
@@ -292,17 +292,8 @@ class NodeTaskTest {
     g.connect(up, upOp, 0, v, op, 0, EdgeKind.REBALANCE, null);
     Vertex down = g.addVertex("down", 1);
     g.connect(v, op, 0, down, down.addOperator("down", () -> null), 0, EdgeKind.FORWARD, null);
-    NodeTask task =
-        new NodeTask(
-            v,
-            0,
-            new RuntimeConfig(100, 1_000, 8, 4, stateRoot, clockInUse, false, null, false),
-            env,
-            SynchronizedTime.untracked(),
-            NodeActivity.NONE);
-    task.setUp();
-    task.start();
-    return task;
+    return started(
+        v, new RuntimeConfig(100, 1_000, 8, 4, stateRoot, clockInUse, false, null, false));
   }
 
   @Test
@@ -395,15 +386,7 @@ class NodeTaskTest {
     Vertex down = g.addVertex("down", 1);
     g.connect(v, op, 0, down, down.addOperator("down", () -> null), 0, EdgeKind.FORWARD, null);
     NodeTask task =
-        new NodeTask(
-            v,
-            0,
-            new RuntimeConfig(100, 1_000, 8, 4, stateRoot, clock, false, null, false),
-            env,
-            SynchronizedTime.untracked(),
-            NodeActivity.NONE);
-    task.setUp();
-    task.start();
+        started(v, new RuntimeConfig(100, 1_000, 8, 4, stateRoot, clock, false, null, false));
     assertEquals(List.of("POLL"), signals);
     for (int i = 0; i < 10 && !finished; i++) {
       task.onSignal(NodeSignal.POLL);
