@@ -126,19 +126,19 @@ final class HeapStateTable implements StateTable {
       return;
     }
     int position = index.indexOf(key);
-    FramedList list = position < 0 ? null : index.list(position);
-    if (list == null) {
-      // An absent key or a plain value: the first append makes it a list.
-      append(key, elements.get(0));
-      list = index.list(index.indexOf(key));
-      for (int i = 1; i < elements.size(); i++) {
-        sizeBytes += list.append(Objects.requireNonNull(elements.get(i), "element"));
-      }
+    if (position < 0) {
+      FramedList list = FramedList.ofAll(elements);
+      index.insertList(key, list);
+      sizeBytes += ENTRY_OVERHEAD_BYTES + key.length + list.length();
       return;
     }
-    for (byte[] element : elements) {
-      sizeBytes += list.append(Objects.requireNonNull(element, "element"));
+    FramedList list = index.list(position);
+    if (list == null) {
+      // A plain value appended to: concatenate, exactly as RocksDB's merge would.
+      list = FramedList.ofFramed(index.value(position));
+      index.setList(position, list);
     }
+    sizeBytes += list.appendAll(elements);
   }
 
   @Override
