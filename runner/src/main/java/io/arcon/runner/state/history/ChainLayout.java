@@ -150,16 +150,21 @@ public final class ChainLayout {
 
   /** The chain stamp of an entry. */
   static long entryStamp(byte[] entry) {
-    if (entry.length < ENTRY_HEADER_BYTES) {
+    return entryStamp(entry, 0, entry.length);
+  }
+
+  /** The chain stamp of the entry at {@code bytes[offset, offset + length)}. */
+  static long entryStamp(byte[] bytes, int offset, int length) {
+    if (length < ENTRY_HEADER_BYTES) {
       throw new IllegalStateException(
           "Table "
               + HISTORY_TABLE
               + " holds an entry of "
-              + entry.length
+              + length
               + " bytes, shorter than its stamp: the table was written by another version of"
               + " ArconRunner or something else; dispose of the backend's state to start over");
     }
-    return OrderedBytes.readOrderedLong(entry, 0);
+    return OrderedBytes.readOrderedLong(bytes, offset);
   }
 
   /** Whether an entry is a delete (no op bytes). */

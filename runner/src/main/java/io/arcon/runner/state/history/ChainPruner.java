@@ -2,6 +2,7 @@ package io.arcon.runner.state.history;
 
 import io.arcon.runner.state.OrderedBytes;
 import io.arcon.state.CloseableIterator;
+import io.arcon.state.ListFraming;
 import io.arcon.state.StateTable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -15,8 +16,9 @@ import java.util.Map;
  * folds the entries with chain stamp &lt; horizon into the row's base segment (see {@link
  * ChainLayout}), dropping them when the row does not exist at the horizon.
  *
- * <p>Cost: walks every segment of the table but decodes only the base segments and those that start
- * below the horizon (a segment holds entries at or after its start); writes only for rows that got
+ * <p>Cost: walks every segment of the table but reads only the base segments and those that start
+ * below the horizon (a segment holds entries at or after its start; a put row's are scanned in
+ * their stored bytes for the one entry that stays, not decoded); writes only for rows that got
  * entries below the horizon since the last prune (their segments are rewritten with the entries
  * that stay, and the base with what the folded ones replay to). A list row whose base has no delete
  * after it is extended with the new elements instead of rewritten, so a long bag costs only its new
@@ -61,7 +63,7 @@ final class ChainPruner {
         long segment = ChainLayout.segment(key);
         // A segment above the horizon holds only entries at or after it: left as it is, unread.
         if (rowState != null && (segment == ChainLayout.BASE_STAMP || segment < horizonMillis)) {
-          segments.add(new Segment(key, history.getList(key)));
+          segments.add(new Segment(key, history.get(key)));
         }
       }
     }
@@ -88,6 +90,9 @@ final class ChainPruner {
 
   /** Folds the current row's entries below the horizon into its base, if it has any. */
   private void fold() {
+    if (!rowState.kind().listRows() && foldPutInPlace()) {
+      return;
+    }
     Segment base = null;
     List<byte[]> folded = new ArrayList<>();
     for (Segment segment : segments) {
@@ -95,7 +100,7 @@ final class ChainPruner {
         base = segment;
         continue;
       }
-      for (byte[] entry : segment.entries) {
+      for (byte[] entry : segment.entries()) {
         if (ChainLayout.entryStamp(entry) < horizonMillis) {
           folded.add(entry);
         }
@@ -110,13 +115,14 @@ final class ChainPruner {
       if (segment == base) {
         continue;
       }
-      List<byte[]> kept = new ArrayList<>(segment.entries.size());
-      for (byte[] entry : segment.entries) {
+      List<byte[]> entries = segment.entries();
+      List<byte[]> kept = new ArrayList<>(entries.size());
+      for (byte[] entry : entries) {
         if (ChainLayout.entryStamp(entry) >= horizonMillis) {
           kept.add(entry);
         }
       }
-      if (kept.size() < segment.entries.size()) {
+      if (kept.size() < entries.size()) {
         history.delete(segment.key);
         for (byte[] entry : kept) {
           history.append(segment.key, entry);
@@ -130,6 +136,59 @@ final class ChainPruner {
     } else {
       foldPut(base, baseKey, folded);
     }
+  }
+
+  /**
+   * A put row whose segments below the horizon hold nothing at or above it (the usual case: the
+   * horizon is a segment boundary): its state at the horizon is its last entry below it by stamp,
+   * then by write order, found in the framed bytes without copying the others out. Those segments
+   * are dropped and the base replaced. False, having written nothing, when a segment also holds
+   * entries to keep: the general fold then rewrites it.
+   */
+  private boolean foldPutInPlace() {
+    Segment base = null;
+    Segment lastIn = null;
+    int lastAt = -1;
+    int lastLength = 0;
+    long lastStamp = Long.MIN_VALUE;
+    for (Segment segment : segments) {
+      if (ChainLayout.segment(segment.key) == ChainLayout.BASE_STAMP) {
+        base = segment;
+        continue;
+      }
+      byte[] framed = segment.framed;
+      int position = 0;
+      while (position < framed.length) {
+        int length = ListFraming.frameLength(framed, position);
+        position += ListFraming.varIntSize(length);
+        long stamp = ChainLayout.entryStamp(framed, position, length);
+        if (stamp >= horizonMillis) {
+          return false;
+        }
+        // Equal stamps share a segment, so ">=" keeps the later write, as a stable sort would.
+        if (lastIn == null || stamp >= lastStamp) {
+          lastIn = segment;
+          lastAt = position;
+          lastLength = length;
+          lastStamp = stamp;
+        }
+        position += length;
+      }
+    }
+    if (lastIn == null) {
+      return true; // nothing below the horizon: the base (if any) is still the row there
+    }
+    for (Segment segment : segments) {
+      if (segment != base) {
+        history.delete(segment.key);
+      }
+    }
+    byte[] last = Arrays.copyOfRange(lastIn.framed, lastAt, lastAt + lastLength);
+    foldPut(
+        base,
+        base != null ? base.key : ChainLayout.withSegment(rowKey, ChainLayout.BASE_STAMP),
+        List.of(last));
+    return true;
   }
 
   /** Put rows: the last folded entry is the row's state at the horizon. */
@@ -163,6 +222,10 @@ final class ChainPruner {
   private static final Comparator<byte[]> BY_STAMP =
       Comparator.comparingLong(ChainLayout::entryStamp);
 
-  /** One segment of the row being walked: its key and entries. */
-  private record Segment(byte[] key, List<byte[]> entries) {}
+  /** One segment of the row being walked: its key and its entries, framed as stored. */
+  private record Segment(byte[] key, byte[] framed) {
+    List<byte[]> entries() {
+      return ListFraming.decode(framed);
+    }
+  }
 }
