@@ -95,15 +95,26 @@ final class ChainPruner {
     }
     Segment base = null;
     List<byte[]> folded = new ArrayList<>();
+    // Each segment decoded once: what falls below the horizon, and what it keeps if it loses any.
+    List<Segment> shrunk = new ArrayList<>();
+    List<List<byte[]>> keptBy = new ArrayList<>();
     for (Segment segment : segments) {
       if (ChainLayout.segment(segment.key) == ChainLayout.BASE_STAMP) {
         base = segment;
         continue;
       }
-      for (byte[] entry : segment.entries()) {
+      List<byte[]> entries = segment.entries();
+      List<byte[]> kept = new ArrayList<>(entries.size());
+      for (byte[] entry : entries) {
         if (ChainLayout.entryStamp(entry) < horizonMillis) {
           folded.add(entry);
+        } else {
+          kept.add(entry);
         }
+      }
+      if (kept.size() < entries.size()) {
+        shrunk.add(segment);
+        keptBy.add(kept);
       }
     }
     if (folded.isEmpty()) {
@@ -111,22 +122,10 @@ final class ChainPruner {
     }
     folded.sort(BY_STAMP); // stable: writes at one stamp keep their order
     // The segments that held folded entries keep only their entries at or above the horizon.
-    for (Segment segment : segments) {
-      if (segment == base) {
-        continue;
-      }
-      List<byte[]> entries = segment.entries();
-      List<byte[]> kept = new ArrayList<>(entries.size());
-      for (byte[] entry : entries) {
-        if (ChainLayout.entryStamp(entry) >= horizonMillis) {
-          kept.add(entry);
-        }
-      }
-      if (kept.size() < entries.size()) {
-        history.delete(segment.key);
-        for (byte[] entry : kept) {
-          history.append(segment.key, entry);
-        }
+    for (int i = 0; i < shrunk.size(); i++) {
+      history.delete(shrunk.get(i).key);
+      for (byte[] entry : keptBy.get(i)) {
+        history.append(shrunk.get(i).key, entry);
       }
     }
     byte[] baseKey =
