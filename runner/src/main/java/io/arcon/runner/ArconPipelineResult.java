@@ -21,6 +21,11 @@ import org.joda.time.Duration;
 
 /** The handle of a pipeline running on ArconRunner. */
 public class ArconPipelineResult implements PipelineResult {
+  /**
+   * How long {@link #cancel} waits for the job's nodes to stop (an attempt's shutdown waits 30).
+   */
+  static final long CANCEL_WAIT_SECONDS = 60;
+
   private final ObservedJob job;
   private final ReadProgress reads;
   private final JobMonitor monitor;
@@ -99,6 +104,20 @@ public class ArconPipelineResult implements PipelineResult {
   @Override
   public State cancel() throws IOException {
     monitor.cancel();
+    // The job reports CANCELLED once its nodes are down; like Flink's cancel, return after that.
+    try {
+      monitor.outcome().get(CANCEL_WAIT_SECONDS, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new IOException(
+          "The job did not stop within "
+              + CANCEL_WAIT_SECONDS
+              + " s of its cancel; it is still being cancelled (getState() says when it ends)",
+          e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("Job monitor failed", e.getCause());
+    }
     return getState();
   }
 

@@ -85,6 +85,42 @@ class PipelineResultTest {
     assertEquals(PipelineResult.State.CANCELLED, result.getState());
   }
 
+  /**
+   * Counts the elements it sees, across the runner's threads (the DoFn is deserialized), slowly, so
+   * that a cancel always lands inside a batch.
+   */
+  static final class CountSeen extends DoFn<Long, Long> {
+    static final java.util.concurrent.atomic.AtomicLong SEEN =
+        new java.util.concurrent.atomic.AtomicLong();
+
+    @ProcessElement
+    public void process(@Element Long x) throws InterruptedException {
+      SEEN.incrementAndGet();
+      Thread.sleep(2);
+    }
+  }
+
+  /**
+   * CANCELLED means stopped: once cancel() returns, no element is processed any more (the job used
+   * to report CANCELLED while its attempt's nodes were still being torn down).
+   */
+  @Test
+  void nothingRunsAfterCancelReturns() throws Exception {
+    Pipeline p = pipeline(ArconRunner.class);
+    p.apply(GenerateSequence.from(0).withRate(100_000, org.joda.time.Duration.standardSeconds(1)))
+        .apply(ParDo.of(new CountSeen()));
+    PipelineResult result = p.run();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (CountSeen.SEEN.get() == 0) {
+      assertTrue(System.nanoTime() < deadline, "no element processed within 60 s");
+      Thread.sleep(10);
+    }
+    assertEquals(PipelineResult.State.CANCELLED, result.cancel());
+    long afterCancel = CountSeen.SEEN.get();
+    Thread.sleep(300);
+    assertEquals(afterCancel, CountSeen.SEEN.get(), "elements processed after cancel() returned");
+  }
+
   static final class ReportMetrics extends DoFn<Long, Long> {
     private final Counter counter = Metrics.counter(ReportMetrics.class, "elements");
     private final Distribution dist = Metrics.distribution(ReportMetrics.class, "values");

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * the attempt's actors are torn down and, after the retry delay, a new attempt starts from the
  * newest completed epoch (from the beginning when there is none). The returned monitor stands for
  * the whole job: it fails with the last attempt's failure once the retries are used up, and
- * cancelling it cancels the running attempt.
+ * cancelling it cancels the running attempt and reports CANCELLED once that attempt's nodes are
+ * down, so that nothing of the job runs after a caller saw it cancelled.
  */
 public final class JobAttempts {
   private static final Logger LOG = LoggerFactory.getLogger(JobAttempts.class);
@@ -55,6 +56,7 @@ public final class JobAttempts {
             return t;
           });
   private volatile JobMonitor current;
+  private volatile boolean cancelRequested;
 
   private JobAttempts(
       String jobName,
@@ -95,6 +97,7 @@ public final class JobAttempts {
         new JobAttempts(jobName, graph, config, epochs, restores, retries, retryDelayMillis, stats);
     attempts.job.setShutdown(attempts.lastShutdown);
     attempts.job.onTerminate(attempts::jobEnded);
+    attempts.job.onCancelRequest(attempts::cancelRequested);
     attempts.startAttempt(0, config.restore() != null ? config.restore() : restores.forAttempt(0));
     return attempts.job;
   }
@@ -116,7 +119,7 @@ public final class JobAttempts {
       return;
     }
     current = monitor;
-    if (job.isTerminated()) {
+    if (job.isTerminated() || cancelRequested) {
       monitor.cancel(); // cancelled while the attempt was starting
     }
     monitor.outcome().whenComplete((outcome, error) -> attemptEnded(attempt, monitor, outcome));
@@ -125,8 +128,12 @@ public final class JobAttempts {
   private void attemptEnded(int attempt, JobMonitor monitor, JobMonitor.Outcome outcome) {
     switch (outcome) {
       case DONE -> afterShutdown(monitor, job::nodeFinished);
-      case CANCELLED -> afterShutdown(monitor, job::cancel);
+      case CANCELLED -> afterShutdown(monitor, job::cancelled);
       case FAILED -> {
+        if (cancelRequested) {
+          afterShutdown(monitor, job::cancelled); // failed while being cancelled
+          return;
+        }
         if (job.isTerminated() || attempt >= retries) {
           afterShutdown(monitor, () -> job.nodeFailed(monitor.failure()));
           return;
@@ -143,7 +150,7 @@ public final class JobAttempts {
             () -> {
               // The failed attempt's nodes must be closed (their state engines released) first.
               monitor.awaitShutdown(30_000);
-              if (job.isTerminated()) {
+              if (job.isTerminated() || cancelRequested) {
                 return;
               }
               try {
@@ -172,6 +179,24 @@ public final class JobAttempts {
           });
     } catch (java.util.concurrent.RejectedExecutionException e) {
       endJob.run(); // the job was cancelled meanwhile
+    }
+  }
+
+  /**
+   * A caller cancels the job: cancel the running attempt, whose end then reports the job CANCELLED
+   * after its shutdown ({@link #attemptEnded}); between attempts (a failed one waiting for its
+   * retry), report it once the failed one is down.
+   */
+  private void cancelRequested() {
+    cancelRequested = true;
+    JobMonitor running = current;
+    if (running == null) {
+      return; // attempt 0 is starting: startAttempt cancels it
+    }
+    if (running.isTerminated()) {
+      afterShutdown(running, job::cancelled);
+    } else {
+      running.cancel();
     }
   }
 

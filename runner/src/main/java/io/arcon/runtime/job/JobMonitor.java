@@ -69,10 +69,34 @@ public final class JobMonitor {
     }
   }
 
+  /**
+   * Cancels the job. With a {@linkplain #onCancelRequest cancel request handler} the outcome is
+   * reported only once the handler says the job stopped ({@link #cancelled}); without one at once.
+   */
   public void cancel() {
+    Runnable request = cancelRequest;
+    if (request != null && !outcome.isDone()) {
+      request.run();
+      return;
+    }
+    cancelled();
+  }
+
+  /** Reports the job cancelled: its nodes have stopped. */
+  void cancelled() {
     if (outcome.complete(Outcome.CANCELLED)) {
       terminate();
     }
+  }
+
+  private volatile Runnable cancelRequest;
+
+  /**
+   * Makes {@link #cancel} call {@code request} instead of ending the job, for a job that must stop
+   * its nodes first (a job of attempts: CANCELLED means nothing runs any more).
+   */
+  void onCancelRequest(Runnable request) {
+    this.cancelRequest = request;
   }
 
   private volatile CompletableFuture<?> shutdown = CompletableFuture.completedFuture(null);
