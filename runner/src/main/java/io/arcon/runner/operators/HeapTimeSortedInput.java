@@ -11,30 +11,45 @@ import org.apache.beam.sdk.values.WindowedValue;
 
 /**
  * A {@link TimeSortedInput} on the Java heap: the elements as they are, in a radix heap keyed by
- * timestamp.
+ * timestamp, whose lowest level is exact.
  *
  * <p>The buffer's minimum only moves forward: an operator adds only elements at or after its
- * release frontier and releases only elements before it. A radix heap uses that. Every element sits
- * in the bucket of the highest bit in which its timestamp differs from {@code base}, the last
- * timestamp taken out (bucket 0: equal to it), so the buckets are ordered, and taking out the first
- * element redistributes only the lowest non-empty bucket, one sequential pass, into lower ones. An
- * element moves at most once per bit of the buffer's time span and usually a few times; a binary
- * heap of the tens of thousands of elements a skewed input leaves here paid a sift of 17 levels in
- * four arrays, at a cache miss each, per element. Elements of equal timestamp are always in one
- * bucket, in the order they were added, which is their arrival order, and moves keep that order.
+ * release frontier and releases only elements before it. A radix heap uses that. {@code base} is a
+ * lower bound of every buffered timestamp. An element whose timestamp shares all but its lowest
+ * {@value #NEAR_BITS} bits with {@code base} goes straight to the <i>near</i> slot of its exact
+ * timestamp (so a slot holds one timestamp, in arrival order); any other to the <i>far</i> bucket of
+ * the highest bit above those in which it differs from {@code base}, so the buckets are ordered.
+ * Taking out the first element pops the lowest non-empty near slot; when there is none, the lowest
+ * far bucket is spread, one sequential pass, over the near slots and the far buckets below it,
+ * from its smallest timestamp as the new base. An element moves at most once per bit of the
+ * buffer's time span above the lowest {@value #NEAR_BITS}, and usually once or twice: a plain radix
+ * heap, one bucket per bit down to the timestamp itself, moved each element through about ten
+ * buckets at a second of disorder, a tenth of an exported pipeline's time. A binary heap of the
+ * tens of thousands of elements a skewed input leaves here paid a sift of 17 levels in four arrays,
+ * at a cache miss each, per element. Elements of equal timestamp are always in one bucket or slot,
+ * in the order they were added, which is their arrival order, and moves keep that order.
  *
  * <p>An element before {@code base} while the buffer is not empty (late input within the allowed
  * lateness, or a caller that releases and adds out of step) rebuilds the buckets from that
  * timestamp: correct in every case, and linear only in that rare one.
  */
 final class HeapTimeSortedInput<InT> implements TimeSortedInput<InT> {
-  /** Bucket 0 (equal to base) and one per bit of a 64-bit timestamp difference. */
-  private static final int BUCKETS = 65;
+  /** Low timestamp bits resolved by the near slots, one slot per timestamp. */
+  static final int NEAR_BITS = 6;
 
-  private final Bucket[] buckets = new Bucket[BUCKETS];
+  private static final int NEAR_SLOTS = 1 << NEAR_BITS;
 
-  /** Bit {@code i - 1} set: bucket {@code i >= 1} holds elements (bucket 0 is checked directly). */
-  private long nonEmpty;
+  /** Far bucket {@code i >= 1}: the highest bit of {@code (ts >> NEAR_BITS) ^ (base >> NEAR_BITS)}. */
+  private static final int FAR_BUCKETS = 65;
+
+  private final Bucket[] near = new Bucket[NEAR_SLOTS];
+  private final Bucket[] far = new Bucket[FAR_BUCKETS];
+
+  /** Bit {@code s} set: near slot {@code s} holds elements. */
+  private long nearNonEmpty;
+
+  /** Bit {@code i - 1} set: far bucket {@code i >= 1} holds elements. */
+  private long farNonEmpty;
 
   private long base = Long.MIN_VALUE;
   private int size;
@@ -54,8 +69,11 @@ final class HeapTimeSortedInput<InT> implements TimeSortedInput<InT> {
   private int slotsUsed;
 
   HeapTimeSortedInput() {
-    for (int i = 0; i < BUCKETS; i++) {
-      buckets[i] = new Bucket();
+    for (int i = 0; i < NEAR_SLOTS; i++) {
+      near[i] = new Bucket();
+    }
+    for (int i = 0; i < FAR_BUCKETS; i++) {
+      far[i] = new Bucket();
     }
   }
 
@@ -96,17 +114,18 @@ final class HeapTimeSortedInput<InT> implements TimeSortedInput<InT> {
     return slotsUsed++;
   }
 
+  /** Puts an element with {@code timestamp >= base} in its near slot or far bucket. */
   private void put(long timestamp, long order, int slot) {
-    int index = bucketOf(timestamp);
-    buckets[index].append(timestamp, order, slot);
-    if (index > 0) {
-      nonEmpty |= 1L << (index - 1);
+    long differing = (timestamp >> NEAR_BITS) ^ (base >> NEAR_BITS);
+    if (differing == 0) {
+      int nearSlot = (int) (timestamp & (NEAR_SLOTS - 1));
+      near[nearSlot].append(timestamp, order, slot);
+      nearNonEmpty |= 1L << nearSlot;
+    } else {
+      int index = 64 - Long.numberOfLeadingZeros(differing);
+      far[index].append(timestamp, order, slot);
+      farNonEmpty |= 1L << (index - 1);
     }
-  }
-
-  /** The bucket of {@code timestamp >= base}: 0 when equal, else 1 + its highest differing bit. */
-  private int bucketOf(long timestamp) {
-    return 64 - Long.numberOfLeadingZeros(timestamp ^ base);
   }
 
   @Override
@@ -136,20 +155,25 @@ final class HeapTimeSortedInput<InT> implements TimeSortedInput<InT> {
     return size > 0 && (watermark == Long.MAX_VALUE || firstBucket().minTimestamp() < watermark);
   }
 
-  /** The lowest non-empty bucket (the buffer must not be empty). */
+  /** The lowest non-empty near slot, else far bucket (the buffer must not be empty). */
   private Bucket firstBucket() {
-    Bucket zero = buckets[0];
-    return zero.isEmpty() ? buckets[1 + Long.numberOfTrailingZeros(nonEmpty)] : zero;
+    return nearNonEmpty != 0
+        ? near[Long.numberOfTrailingZeros(nearNonEmpty)]
+        : far[1 + Long.numberOfTrailingZeros(farNonEmpty)];
   }
 
   /** Takes the first element out and releases it (the buffer must not be empty). */
   @SuppressWarnings("unchecked")
   void releaseFirst(Release<InT> release) throws Exception {
-    Bucket zero = buckets[0];
-    if (zero.isEmpty()) {
+    if (nearNonEmpty == 0) {
       redistributeLowest();
     }
-    int slot = zero.removeHead();
+    int nearSlot = Long.numberOfTrailingZeros(nearNonEmpty);
+    Bucket first = near[nearSlot];
+    int slot = first.removeHead();
+    if (first.isEmpty()) {
+      nearNonEmpty &= ~(1L << nearSlot);
+    }
     byte[] key = keys[slot];
     WindowedValue<InT> element = (WindowedValue<InT>) elements[slot];
     keys[slot] = null;
@@ -160,13 +184,14 @@ final class HeapTimeSortedInput<InT> implements TimeSortedInput<InT> {
   }
 
   /**
-   * Moves base up to the smallest timestamp, which is in the lowest non-empty bucket, and spreads
-   * that bucket over the buckets below it (all empty), keeping its order.
+   * Moves base up to the smallest timestamp, which is in the lowest non-empty far bucket (the near
+   * slots being empty), and spreads that bucket over the near slots and the far buckets below it
+   * (all empty), keeping its order.
    */
   private void redistributeLowest() {
-    int index = 1 + Long.numberOfTrailingZeros(nonEmpty);
-    Bucket from = buckets[index];
-    nonEmpty &= ~(1L << (index - 1));
+    int index = 1 + Long.numberOfTrailingZeros(farNonEmpty);
+    Bucket from = far[index];
+    farNonEmpty &= ~(1L << (index - 1));
     base = from.minTimestamp();
     for (int i = from.head; i < from.size; i++) {
       put(from.timestamps[i], from.orders[i], from.slots[i]);
@@ -177,13 +202,14 @@ final class HeapTimeSortedInput<InT> implements TimeSortedInput<InT> {
   /** Rebuilds every bucket from a base before all buffered elements. */
   private void rebase(long newBase) {
     Bucket all = new Bucket();
-    for (Bucket bucket : buckets) {
+    for (Bucket bucket : allBuckets()) {
       for (int i = bucket.head; i < bucket.size; i++) {
         all.append(bucket.timestamps[i], bucket.orders[i], bucket.slots[i]);
       }
       bucket.clear();
     }
-    nonEmpty = 0;
+    nearNonEmpty = 0;
+    farNonEmpty = 0;
     base = newBase;
     for (int i = 0; i < all.size; i++) {
       put(all.timestamps[i], all.orders[i], all.slots[i]);
@@ -194,7 +220,7 @@ final class HeapTimeSortedInput<InT> implements TimeSortedInput<InT> {
   @SuppressWarnings("unchecked")
   public void writeTo(SnapshotWriter out, Coder<WindowedValue<InT>> coder) throws IOException {
     List<Held> all = new ArrayList<>(size);
-    for (Bucket bucket : buckets) {
+    for (Bucket bucket : allBuckets()) {
       for (int i = bucket.head; i < bucket.size; i++) {
         all.add(new Held(bucket.timestamps[i], bucket.orders[i], bucket.slots[i]));
       }
@@ -208,11 +234,18 @@ final class HeapTimeSortedInput<InT> implements TimeSortedInput<InT> {
     HeldElements.write(out, coder, held);
   }
 
+  private List<Bucket> allBuckets() {
+    List<Bucket> all = new ArrayList<>(NEAR_SLOTS + FAR_BUCKETS);
+    all.addAll(Arrays.asList(near));
+    all.addAll(Arrays.asList(far));
+    return all;
+  }
+
   private record Held(long timestamp, long order, int slot) {}
 
   /**
    * The (timestamp, order, slot) of one bucket's elements in the order they came in, in parallel
-   * arrays; bucket 0 is taken from the front ({@code head}), the others are emptied whole. Keeps
+   * arrays; a near slot is taken from the front ({@code head}), a far bucket is emptied whole. Keeps
    * the first smallest (timestamp, order), so the buffer's minimum is known without a scan.
    */
   private static final class Bucket {
@@ -254,7 +287,7 @@ final class HeapTimeSortedInput<InT> implements TimeSortedInput<InT> {
       head = 0;
     }
 
-    /** Smallest timestamp (the bucket must not be empty); in bucket 0 every one equals base. */
+    /** Smallest timestamp (the bucket must not be empty); in a near slot there is only one. */
     long minTimestamp() {
       return timestamps[min];
     }
@@ -265,8 +298,8 @@ final class HeapTimeSortedInput<InT> implements TimeSortedInput<InT> {
     }
 
     /**
-     * Drops the first element and returns its slot; only in bucket 0, whose elements all have the
-     * minimum timestamp.
+     * Drops the first element and returns its slot; only in a near slot, whose elements all have
+     * one timestamp.
      */
     int removeHead() {
       int slot = slots[head++];

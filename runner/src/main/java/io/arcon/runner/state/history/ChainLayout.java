@@ -185,9 +185,14 @@ public final class ChainLayout {
   }
 
   private static void writeStamp(byte[] target, long stamp) {
+    writeStamp(target, 0, stamp);
+  }
+
+  /** Writes {@code ts(stamp)} at {@code target[offset]}. */
+  static void writeStamp(byte[] target, int offset, long stamp) {
     long ordered = stamp ^ Long.MIN_VALUE;
     for (int i = 0; i < STAMP_BYTES; i++) {
-      target[STAMP_BYTES - 1 - i] = (byte) (ordered >>> (8 * i));
+      target[offset + STAMP_BYTES - 1 - i] = (byte) (ordered >>> (8 * i));
     }
   }
 
