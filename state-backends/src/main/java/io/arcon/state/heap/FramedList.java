@@ -9,7 +9,8 @@ import java.util.Objects;
 
 /**
  * A list value on the heap: {@link ListFraming} frames in a buffer that grows geometrically, so an
- * append is amortized O(1) instead of copying the whole list each time.
+ * append is amortized O(1) instead of copying the whole list each time. Buffers come from, and on
+ * growth and {@link #release} go back to, the table's {@link ListBufferPool}.
  */
 final class FramedList {
   private byte[] buffer;
@@ -20,9 +21,10 @@ final class FramedList {
     this.length = length;
   }
 
-  static FramedList of(byte[] firstElement) {
-    FramedList list = new FramedList(new byte[ListFraming.framedSize(firstElement.length)], 0);
-    list.append(firstElement);
+  static FramedList of(byte[] firstElement, ListBufferPool pool) {
+    FramedList list =
+        new FramedList(pool.take(ListFraming.framedSize(firstElement.length)), 0);
+    list.append(firstElement, pool);
     return list;
   }
 
@@ -33,17 +35,17 @@ final class FramedList {
     return new FramedList(framed, framed.length);
   }
 
-  /** A list of {@code elements}, in a buffer of exactly their size. */
-  static FramedList ofAll(List<byte[]> elements) {
-    FramedList list = new FramedList(new byte[framedSize(elements)], 0);
-    list.appendAll(elements);
+  /** A list of {@code elements}. */
+  static FramedList ofAll(List<byte[]> elements, ListBufferPool pool) {
+    FramedList list = new FramedList(pool.take(framedSize(elements)), 0);
+    list.appendAll(elements, pool);
     return list;
   }
 
   /** Appends one element and returns the number of bytes the list grew by. */
-  int append(byte[] element) {
+  int append(byte[] element, ListBufferPool pool) {
     int needed = ListFraming.framedSize(element.length);
-    ensureRoom(needed);
+    ensureRoom(needed, pool);
     length = ListFraming.frameInto(buffer, length, element);
     return needed;
   }
@@ -52,21 +54,36 @@ final class FramedList {
    * Appends {@code elements} after making room for all of them at once (a batch grows the buffer
    * once, not once per doubling), and returns the number of bytes the list grew by.
    */
-  int appendAll(List<byte[]> elements) {
+  int appendAll(List<byte[]> elements, ListBufferPool pool) {
     int needed = framedSize(elements);
-    ensureRoom(needed);
+    ensureRoom(needed, pool);
     for (byte[] element : elements) {
       length = ListFraming.frameInto(buffer, length, element);
     }
     return needed;
   }
 
-  private void ensureRoom(int needed) {
+  private void ensureRoom(int needed, ListBufferPool pool) {
     if (length + needed > buffer.length) {
       long target = Math.max((long) length + needed, (long) buffer.length * 2);
-      buffer = Arrays.copyOf(buffer, (int) Math.min(target, Integer.MAX_VALUE - 8));
+      byte[] grown = pool.take((int) Math.min(target, Integer.MAX_VALUE - 8));
+      System.arraycopy(buffer, 0, grown, 0, length);
+      pool.give(buffer);
+      buffer = grown;
     }
   }
+
+  /**
+   * Gives the buffer back to {@code pool}: the list was removed from its table and must not be
+   * used again (a use fails on the emptied buffer instead of reading another list's bytes).
+   */
+  void release(ListBufferPool pool) {
+    pool.give(buffer);
+    buffer = RELEASED;
+    length = 0;
+  }
+
+  private static final byte[] RELEASED = new byte[0];
 
   private static int framedSize(List<byte[]> elements) {
     long size = 0;

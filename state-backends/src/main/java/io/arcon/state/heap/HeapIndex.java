@@ -31,6 +31,9 @@ final class HeapIndex {
 
   private final SlabHashMap map = new SlabHashMap();
 
+  /** The buffers of removed lists, for new ones (see {@link ListBufferPool}). */
+  private final ListBufferPool listBuffers = new ListBufferPool();
+
   /**
    * The key order. One instance for the array sort, the sorted view and the tree: the tree copies
    * the view in linear time only when their comparators are equal.
@@ -79,6 +82,19 @@ final class HeapIndex {
     return map.indexOf(key);
   }
 
+  /** Where this content's lists take their buffers from and give them back to. */
+  ListBufferPool listBuffers() {
+    return listBuffers;
+  }
+
+  /** Gives the buffer of the list at {@code position}, if it holds one, back to the pool. */
+  private void releaseList(int position) {
+    FramedList list = list(position);
+    if (list != null) {
+      list.release(listBuffers);
+    }
+  }
+
   /** The list at {@code position}, or {@code null} when it holds a plain value. */
   FramedList list(int position) {
     return map.isObject(position) ? (FramedList) map.object(position) : null;
@@ -112,6 +128,7 @@ final class HeapIndex {
   /** Replaces the value at {@code position} with a plain value. */
   void setValue(int position, byte[] value) {
     boolean wasList = map.isObject(position);
+    releaseList(position);
     map.setValue(position, value);
     if (wasList) {
       orderedListChanged(position, null);
@@ -120,6 +137,9 @@ final class HeapIndex {
 
   /** Replaces the value at {@code position} with a list. */
   void setList(int position, FramedList list) {
+    if (list(position) != list) {
+      releaseList(position);
+    }
     map.setObject(position, list);
     orderedListChanged(position, list);
   }
@@ -168,6 +188,7 @@ final class HeapIndex {
 
   /** Removes the entry at {@code position}, whose key is {@code key}. */
   void removeAt(int position, byte[] key) {
+    releaseList(position);
     map.removeAt(position);
     if (eager) {
       structureVersion++;
@@ -197,6 +218,7 @@ final class HeapIndex {
     for (byte[] key : range.keySet()) {
       int position = map.indexOf(key);
       long size = valueSize(position);
+      releaseList(position);
       map.removeAt(position);
       removed.removed(key, size);
     }

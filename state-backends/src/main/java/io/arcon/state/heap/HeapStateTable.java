@@ -97,19 +97,19 @@ final class HeapStateTable implements StateTable {
     Objects.requireNonNull(element, "element");
     int position = index.indexOf(key);
     if (position < 0) {
-      FramedList list = FramedList.of(element);
+      FramedList list = FramedList.of(element, index.listBuffers());
       index.insertList(key, list);
       sizeBytes += ENTRY_OVERHEAD_BYTES + key.length + list.length();
       return;
     }
     FramedList list = index.list(position);
     if (list != null) {
-      sizeBytes += list.append(element);
+      sizeBytes += list.append(element, index.listBuffers());
       return;
     }
     // A plain value appended to: concatenate, exactly as RocksDB's merge would.
     list = FramedList.ofFramed(index.value(position));
-    sizeBytes += list.append(element);
+    sizeBytes += list.append(element, index.listBuffers());
     index.setList(position, list);
   }
 
@@ -127,7 +127,7 @@ final class HeapStateTable implements StateTable {
     }
     int position = index.indexOf(key);
     if (position < 0) {
-      FramedList list = FramedList.ofAll(elements);
+      FramedList list = FramedList.ofAll(elements, index.listBuffers());
       index.insertList(key, list);
       sizeBytes += ENTRY_OVERHEAD_BYTES + key.length + list.length();
       return;
@@ -138,7 +138,7 @@ final class HeapStateTable implements StateTable {
       list = FramedList.ofFramed(index.value(position));
       index.setList(position, list);
     }
-    sizeBytes += list.appendAll(elements);
+    sizeBytes += list.appendAll(elements, index.listBuffers());
   }
 
   @Override
@@ -169,6 +169,11 @@ final class HeapStateTable implements StateTable {
 
   int size() {
     return index.size();
+  }
+
+  /** Bytes of removed lists' buffers kept for new lists. */
+  long pooledListBytes() {
+    return index.listBuffers().pooledBytes();
   }
 
   /** Visits every entry with the stored value objects (for snapshots), in no particular order. */

@@ -101,7 +101,7 @@ class HeapIndexTest {
         index.putValue(key, new byte[] {2});
         reference.put(key, new byte[] {2});
       } else {
-        index.putList(key, FramedList.of(new byte[] {3}));
+        index.putList(key, FramedList.of(new byte[] {3}, new ListBufferPool()));
         reference.put(key, new byte[] {3});
       }
       if (op % 5_000 == 0) {
@@ -185,7 +185,7 @@ class HeapIndexTest {
     while (oracle.size() < 500) {
       byte[] key = new byte[random.nextInt(4)];
       random.nextBytes(key);
-      oracle.put(key, random.nextBoolean() ? FramedList.of(key) : null);
+      oracle.put(key, random.nextBoolean() ? FramedList.of(key, new ListBufferPool()) : null);
     }
     Comparator<byte[]> order = KeyBytes::compare;
     SortedMap<byte[], FramedList> view =
@@ -263,7 +263,7 @@ class HeapIndexTest {
   @Test
   void listsAndPlainValuesShareTheIndex() {
     HeapIndex index = new HeapIndex();
-    index.putList(new byte[] {1}, FramedList.of(new byte[] {5}));
+    index.putList(new byte[] {1}, FramedList.of(new byte[] {5}, new ListBufferPool()));
     index.putValue(new byte[] {2}, new byte[] {6});
     assertEquals(2, index.valueSize(index.indexOf(new byte[] {1})));
     assertArrayEquals(new byte[] {1, 5}, index.exportValue(index.indexOf(new byte[] {1})));

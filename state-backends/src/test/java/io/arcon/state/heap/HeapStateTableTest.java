@@ -2,6 +2,7 @@ package io.arcon.state.heap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.state.CloseableIterator;
 import io.arcon.state.ListFraming;
@@ -101,5 +102,65 @@ class HeapStateTableTest {
       elements.add((int) element[0]);
     }
     return (char) entry.key()[0] + "=" + elements;
+  }
+
+  /**
+   * Lists come and go (appends, batch appends, deletes, range deletes, puts over lists, and a plain
+   * value appended to) while removed lists' buffers are reused for new ones: every list reads back
+   * exactly what a model holds, so no reused buffer shows another list's bytes.
+   */
+  @Test
+  void listsOnReusedBuffersReadBackWhatWasAppended() {
+    HeapStateTable table = new HeapStateTable("t");
+    java.util.TreeMap<Integer, List<byte[]>> model = new java.util.TreeMap<>();
+    java.util.Random random = new java.util.Random(21);
+    long mostPooled = 0;
+    for (int step = 0; step < 50_000; step++) {
+      int k = random.nextInt(200);
+      byte[] key = {(byte) (k >> 8), (byte) k};
+      int op = random.nextInt(10);
+      if (op < 5) {
+        byte[] element = new byte[random.nextInt(300)];
+        random.nextBytes(element);
+        table.append(key, element);
+        model.computeIfAbsent(k, x -> new ArrayList<>()).add(element);
+      } else if (op < 7) {
+        List<byte[]> elements = new ArrayList<>();
+        for (int i = random.nextInt(4); i >= 0; i--) {
+          byte[] element = new byte[random.nextInt(40)];
+          random.nextBytes(element);
+          elements.add(element);
+        }
+        table.appendAll(key, elements);
+        model.computeIfAbsent(k, x -> new ArrayList<>()).addAll(elements);
+      } else if (op < 8) {
+        table.delete(key);
+        model.remove(k);
+      } else if (op < 9) {
+        int to = Math.min(200, k + 1 + random.nextInt(20));
+        table.deleteRange(key, new byte[] {(byte) (to >> 8), (byte) to});
+        model.subMap(k, to).clear();
+      } else {
+        // A plain value that is one framed element, which a later append extends.
+        byte[] element = {(byte) step};
+        table.put(key, ListFraming.frame(element));
+        model.put(k, new ArrayList<>(List.of(element)));
+      }
+      mostPooled = Math.max(mostPooled, table.pooledListBytes());
+      if (step % 997 == 0) {
+        for (var e : model.entrySet()) {
+          byte[] read = {(byte) (e.getKey() >> 8), (byte) (int) e.getKey()};
+          assertListEquals(e.getValue(), table.getList(read), "step " + step + " key " + e.getKey());
+        }
+      }
+    }
+    assertTrue(mostPooled > 0, "no removed list's buffer was kept for reuse");
+  }
+
+  private static void assertListEquals(List<byte[]> expected, List<byte[]> actual, String what) {
+    assertEquals(expected.size(), actual.size(), what);
+    for (int i = 0; i < expected.size(); i++) {
+      assertArrayEquals(expected.get(i), actual.get(i), what + " element " + i);
+    }
   }
 }
