@@ -17,17 +17,17 @@ import org.apache.beam.sdk.values.WindowedValue;
  * release frontier and releases only elements before it. A radix heap uses that. {@code base} is a
  * lower bound of every buffered timestamp. An element whose timestamp shares all but its lowest
  * {@value #NEAR_BITS} bits with {@code base} goes straight to the <i>near</i> slot of its exact
- * timestamp (so a slot holds one timestamp, in arrival order); any other to the <i>far</i> bucket of
- * the highest bit above those in which it differs from {@code base}, so the buckets are ordered.
+ * timestamp (so a slot holds one timestamp, in arrival order); any other to the <i>far</i> bucket
+ * of the highest bit above those in which it differs from {@code base}, so the buckets are ordered.
  * Taking out the first element pops the lowest non-empty near slot; when there is none, the lowest
- * far bucket is spread, one sequential pass, over the near slots and the far buckets below it,
- * from its smallest timestamp as the new base. An element moves at most once per bit of the
- * buffer's time span above the lowest {@value #NEAR_BITS}, and usually once or twice: a plain radix
- * heap, one bucket per bit down to the timestamp itself, moved each element through about ten
- * buckets at a second of disorder, a tenth of an exported pipeline's time. A binary heap of the
- * tens of thousands of elements a skewed input leaves here paid a sift of 17 levels in four arrays,
- * at a cache miss each, per element. Elements of equal timestamp are always in one bucket or slot,
- * in the order they were added, which is their arrival order, and moves keep that order.
+ * far bucket is spread, one sequential pass, over the near slots and the far buckets below it, from
+ * its smallest timestamp as the new base. An element moves at most once per bit of the buffer's
+ * time span above the lowest {@value #NEAR_BITS}, and usually once or twice: a plain radix heap,
+ * one bucket per bit down to the timestamp itself, moved each element through about ten buckets at
+ * a second of disorder, a tenth of an exported pipeline's time. A binary heap of the tens of
+ * thousands of elements a skewed input leaves here paid a sift of 17 levels in four arrays, at a
+ * cache miss each, per element. Elements of equal timestamp are always in one bucket or slot, in
+ * the order they were added, which is their arrival order, and moves keep that order.
  *
  * <p>An element before {@code base} while the buffer is not empty (late input within the allowed
  * lateness, or a caller that releases and adds out of step) rebuilds the buckets from that
@@ -39,7 +39,9 @@ final class HeapTimeSortedInput<InT> implements TimeSortedInput<InT> {
 
   private static final int NEAR_SLOTS = 1 << NEAR_BITS;
 
-  /** Far bucket {@code i >= 1}: the highest bit of {@code (ts >> NEAR_BITS) ^ (base >> NEAR_BITS)}. */
+  /**
+   * Far bucket {@code i >= 1}: the highest bit of {@code (ts >> NEAR_BITS) ^ (base >> NEAR_BITS)}.
+   */
   private static final int FAR_BUCKETS = 65;
 
   private final Bucket[] near = new Bucket[NEAR_SLOTS];
@@ -245,8 +247,8 @@ final class HeapTimeSortedInput<InT> implements TimeSortedInput<InT> {
 
   /**
    * The (timestamp, order, slot) of one bucket's elements in the order they came in, in parallel
-   * arrays; a near slot is taken from the front ({@code head}), a far bucket is emptied whole. Keeps
-   * the first smallest (timestamp, order), so the buffer's minimum is known without a scan.
+   * arrays; a near slot is taken from the front ({@code head}), a far bucket is emptied whole.
+   * Keeps the first smallest (timestamp, order), so the buffer's minimum is known without a scan.
    */
   private static final class Bucket {
     long[] timestamps = new long[16];

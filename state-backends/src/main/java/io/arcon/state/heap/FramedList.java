@@ -22,8 +22,7 @@ final class FramedList {
   }
 
   static FramedList of(byte[] firstElement, ListBufferPool pool) {
-    FramedList list =
-        new FramedList(pool.take(ListFraming.framedSize(firstElement.length)), 0);
+    FramedList list = new FramedList(pool.take(ListFraming.framedSize(firstElement.length)), 0);
     list.append(firstElement, pool);
     return list;
   }
@@ -74,8 +73,8 @@ final class FramedList {
   }
 
   /**
-   * Gives the buffer back to {@code pool}: the list was removed from its table and must not be
-   * used again (a use fails on the emptied buffer instead of reading another list's bytes).
+   * Gives the buffer back to {@code pool}: the list was removed from its table and must not be used
+   * again (a use fails on the emptied buffer instead of reading another list's bytes).
    */
   void release(ListBufferPool pool) {
     pool.give(buffer);

@@ -3,13 +3,13 @@ package io.arcon.state.heap;
 import java.util.ArrayDeque;
 
 /**
- * The buffers of a heap table's removed lists, kept for its next lists (one pool per table
- * content, single-threaded like the table).
+ * The buffers of a heap table's removed lists, kept for its next lists (one pool per table content,
+ * single-threaded like the table).
  *
  * <p>Why: a table whose lists come and go at a steady rate, as the version chains of an exported
- * state do (a segment list per row lives for the retained history, then is pruned), otherwise
- * hands the collector a stream of medium-lived arrays: each is copied from the young generation to
- * a survivor space and into the old one before it dies, about the whole retained history per young
+ * state do (a segment list per row lives for the retained history, then is pruned), otherwise hands
+ * the collector a stream of medium-lived arrays: each is copied from the young generation to a
+ * survivor space and into the old one before it dies, about the whole retained history per young
  * collection. A buffer taken from here is usually already in the old generation, and a byte array
  * written there costs the collector nothing. Buffers are powers of two from {@link #MIN_BUFFER} to
  * {@link #MAX_POOLED} bytes, so any freed buffer fits a later list of its class; the pool holds at

@@ -150,7 +150,8 @@ class HeapStateTableTest {
       if (step % 997 == 0) {
         for (var e : model.entrySet()) {
           byte[] read = {(byte) (e.getKey() >> 8), (byte) (int) e.getKey()};
-          assertListEquals(e.getValue(), table.getList(read), "step " + step + " key " + e.getKey());
+          assertListEquals(
+              e.getValue(), table.getList(read), "step " + step + " key " + e.getKey());
         }
       }
     }

@@ -22,7 +22,7 @@ import java.util.List;
  * readers take the later of the two (see {@link ChainLayout}).
  */
 final class ChainWriteBuffer {
-  /** Writes held before a flush. */
+  /** Writes held before a flush (so groups fit {@link #GROUP_BITS}). */
   static final int MAX_WRITES = 1 << 18;
 
   /** Bytes of row keys and ops held before a flush. */
@@ -64,12 +64,16 @@ final class ChainWriteBuffer {
   private boolean[] dropped = new boolean[0];
   private int[] groupFirst = new int[0];
   private int[] groupLast = new int[0];
+  private long[] groupLastStamps = new long[0];
+  private boolean[] groupLastKeepAll = new boolean[0];
   private int[] groupHashes = new int[0];
   private long[] groupSegments = new long[0];
   private int[] groupCounts = new int[0];
   private int[] groupBytes = new int[0];
   private int[] groupCursors = new int[0];
   private int[] groupKeyStarts = new int[0];
+  private int[] groupKeyLengths = new int[0];
+  private int[] groupRecorders = new int[0];
   private byte[] groupKeys = new byte[0];
   private byte[] ordered = new byte[0];
 
@@ -134,10 +138,10 @@ final class ChainWriteBuffer {
       return;
     }
     int groups = group();
-    Integer[] order = sortedGroups(groups);
+    int[] order = sortedGroups(groups);
     // Group-ordered entries: each a 4-byte length, then the entry (stamp, op).
     int total = 0;
-    for (Integer g : order) {
+    for (int g : order) {
       groupCursors[g] = total;
       total += groupBytes[g];
     }
@@ -152,20 +156,19 @@ final class ChainWriteBuffer {
     }
     List<byte[]> entries = new ArrayList<>();
     int position = 0;
-    for (Integer g : order) {
+    for (int g : order) {
       entries.clear();
       for (int i = 0; i < groupCounts[g]; i++) {
         int length = readInt(ordered, position);
         entries.add(Arrays.copyOfRange(ordered, position + 4, position + 4 + length));
         position += 4 + length;
       }
-      int first = groupFirst[g];
       chains.appendAll(
-          recorders[first],
+          groupRecorders[g],
           groupKeys,
           groupKeyStarts[g],
-          keyLengths[first],
-          addressLengths[first],
+          groupKeyLengths[g],
+          addressLengths[groupFirst[g]],
           groupSegments[g],
           entries);
     }
@@ -216,6 +219,8 @@ final class ChainWriteBuffer {
         }
         System.arraycopy(bytes, starts[w], groupKeys, keyBytes, keyLengths[w]);
         groupKeyStarts[g] = keyBytes;
+        groupKeyLengths[g] = keyLengths[w];
+        groupRecorders[g] = recorders[w];
         keyBytes += keyLengths[w];
         if (groups * 2 > slots.length) {
           rehash(groups);
@@ -223,13 +228,15 @@ final class ChainWriteBuffer {
         }
       } else {
         int previous = groupLast[g];
-        if (!keepAll[w] && !keepAll[previous] && stamps[previous] == stamps[w]) {
+        if (!keepAll[w] && !groupLastKeepAll[g] && groupLastStamps[g] == stamps[w]) {
           dropped[previous] = true; // superseded by the put row's next write at the same stamp
           groupCounts[g]--;
           groupBytes[g] -= entrySize(previous);
         }
       }
       groupLast[g] = w;
+      groupLastStamps[g] = stamps[w];
+      groupLastKeepAll[g] = keepAll[w];
       writeGroup[w] = g;
       groupCounts[g]++;
       groupBytes[g] += entrySize(w);
@@ -237,29 +244,45 @@ final class ChainWriteBuffer {
     return groups;
   }
 
-  /** The groups in order of row key, then segment (the order of their chains within a row). */
-  private Integer[] sortedGroups(int groups) {
-    Integer[] order = new Integer[groups];
-    for (int g = 0; g < groups; g++) {
-      order[g] = g;
+  /** Bits of a group's number in its sort key (groups are at most {@link #MAX_WRITES}). */
+  private static final int GROUP_BITS = 18;
+
+  /** Row key bytes before those a sort key takes: {@code lp(key)}'s length, about constant. */
+  private static final int SORT_KEY_SKIP = 4;
+
+  /**
+   * The groups in about the order of their rows' keys, one primitive sort: a sort key is the row
+   * key's bytes after its first {@value #SORT_KEY_SKIP} (the key's length) in the high bits and the
+   * group's number in the low {@value #GROUP_BITS}. The order is for locality only (neighbouring
+   * chains appended one after the other), so rows that agree on those bytes keep their first-write
+   * order, as do one row's segments, which is their time order but for the disorder. A comparison
+   * sort of the groups by their whole keys cost a flush on lmdb, whose segments are short, a sixth
+   * of its time.
+   */
+  private int[] sortedGroups(int groups) {
+    if (groups > 1 << GROUP_BITS) {
+      throw new IllegalStateException(
+          groups + " groups in one flush: the buffer holds at most " + MAX_WRITES + " writes");
     }
-    Arrays.sort(
-        order,
-        (a, b) -> {
-          int byRecorder = Integer.compare(recorders[groupFirst[a]], recorders[groupFirst[b]]);
-          if (byRecorder != 0) {
-            return byRecorder;
-          }
-          int byRow =
-              Arrays.compareUnsigned(
-                  groupKeys,
-                  groupKeyStarts[a],
-                  groupKeyStarts[a] + keyLengths[groupFirst[a]],
-                  groupKeys,
-                  groupKeyStarts[b],
-                  groupKeyStarts[b] + keyLengths[groupFirst[b]]);
-          return byRow != 0 ? byRow : Long.compare(groupSegments[a], groupSegments[b]);
-        });
+    long[] sortKeys = new long[groups];
+    int prefixBits = 64 - GROUP_BITS;
+    for (int g = 0; g < groups; g++) {
+      long prefix = 0;
+      int from = groupKeyStarts[g] + SORT_KEY_SKIP;
+      int end = groupKeyStarts[g] + groupKeyLengths[g];
+      for (int i = 0; i < 8; i++) {
+        int at = from + i;
+        prefix = (prefix << 8) | (at < end ? groupKeys[at] & 0xFF : 0);
+      }
+      // Unsigned: the sort is signed, so flip the top bit.
+      sortKeys[g] = ((prefix >>> GROUP_BITS) ^ (1L << (prefixBits - 1))) << GROUP_BITS | g;
+    }
+    Arrays.sort(sortKeys);
+    int[] order = new int[groups];
+    int mask = (1 << GROUP_BITS) - 1;
+    for (int i = 0; i < groups; i++) {
+      order[i] = (int) (sortKeys[i] & mask);
+    }
     return order;
   }
 
@@ -298,7 +321,7 @@ final class ChainWriteBuffer {
 
   /** Whether write {@code w} is to the row of group {@code g}. */
   private boolean isGroupRow(int g, int w) {
-    int length = keyLengths[groupFirst[g]];
+    int length = groupKeyLengths[g];
     return length == keyLengths[w]
         && Arrays.equals(
             groupKeys,
@@ -327,12 +350,16 @@ final class ChainWriteBuffer {
     int size = Math.max(1024, groupFirst.length * 2);
     groupFirst = Arrays.copyOf(groupFirst, size);
     groupLast = Arrays.copyOf(groupLast, size);
+    groupLastStamps = Arrays.copyOf(groupLastStamps, size);
+    groupLastKeepAll = Arrays.copyOf(groupLastKeepAll, size);
     groupHashes = Arrays.copyOf(groupHashes, size);
     groupSegments = Arrays.copyOf(groupSegments, size);
     groupCounts = Arrays.copyOf(groupCounts, size);
     groupBytes = Arrays.copyOf(groupBytes, size);
     groupCursors = Arrays.copyOf(groupCursors, size);
     groupKeyStarts = Arrays.copyOf(groupKeyStarts, size);
+    groupKeyLengths = Arrays.copyOf(groupKeyLengths, size);
+    groupRecorders = Arrays.copyOf(groupRecorders, size);
   }
 
   private void growEntries() {
