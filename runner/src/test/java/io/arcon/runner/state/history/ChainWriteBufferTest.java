@@ -10,6 +10,7 @@ import io.arcon.state.StateBackendConfig;
 import io.arcon.state.StateBackends;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -83,6 +84,40 @@ class ChainWriteBufferTest {
       // The buffer did drop superseded writes: its chains are shorter than the direct ones.
       assertTrue(entries(buffered) < entries(direct), "nothing was dropped");
     }
+  }
+
+  /**
+   * A flush appends rows of one key length in key order, and a row's segments in time order, also
+   * when the keys share a prefix longer than the flush's sort key (neighbouring chains are appended
+   * one after the other: warm paths in an ordered index, pages in a B-tree).
+   */
+  @org.junit.jupiter.api.Test
+  void aFlushAppendsRowsInKeyOrderAndARowsSegmentsInTimeOrder() {
+    ChainWriteBuffer buffer = new ChainWriteBuffer(SEGMENT_MILLIS);
+    Random random = new Random(7);
+    List<String> rows = new ArrayList<>();
+    for (int r = 0; r < 500; r++) {
+      rows.add(String.format("user-with-a-long-common-prefix-%05d", random.nextInt(100_000)));
+    }
+    java.util.Set<String> groups = new java.util.HashSet<>();
+    for (int w = 0; w < 20_000; w++) {
+      String rowText = rows.get(random.nextInt(rows.size()));
+      byte[] row = rowText.getBytes(StandardCharsets.UTF_8);
+      long stamp = random.nextInt(1_000); // ten segments, written in no order
+      buffer.add(0, row, row.length, stamp, new byte[] {1}, true);
+      groups.add(rowText + String.format("@%04d", ChainLayout.segmentOf(stamp, SEGMENT_MILLIS)));
+    }
+    List<String> appended = new ArrayList<>();
+    buffer.flushTo(
+        (recorder, rowKey, offset, length, addressLength, segment, entries) ->
+            appended.add(
+                new String(rowKey, offset, length, StandardCharsets.UTF_8)
+                    + String.format("@%04d", segment)));
+    List<String> sorted = new ArrayList<>(appended);
+    java.util.Collections.sort(sorted);
+    assertEquals(sorted, appended);
+    assertEquals(groups, new java.util.HashSet<>(appended));
+    assertEquals(groups.size(), appended.size());
   }
 
   private static boolean isListRow(int rowIndex) {
