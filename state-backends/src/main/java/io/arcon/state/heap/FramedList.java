@@ -74,7 +74,7 @@ final class FramedList {
 
   /**
    * Gives the buffer back to {@code pool}: the list was removed from its table and must not be used
-   * again (a use fails on the emptied buffer instead of reading another list's bytes).
+   * again (a stale reader sees an empty list, never the bytes of the list that reuses the buffer).
    */
   void release(ListBufferPool pool) {
     pool.give(buffer);
