@@ -32,16 +32,33 @@ class ListBufferPoolTest {
   }
 
   @Test
-  void buffersOfOtherSizesAndBeyondTheCapAreLeftToTheCollector() {
+  void buffersOfOtherSizesAreLeftToTheCollector() {
     ListBufferPool pool = new ListBufferPool();
     pool.give(new byte[100]); // an adopted list's exact buffer
     pool.give(new byte[32]);
     pool.give(new byte[ListBufferPool.MAX_POOLED * 2]);
     assertEquals(0, pool.pooledBytes());
-    long cap = ListBufferPool.MAX_POOLED_BYTES;
-    for (long given = 0; given <= cap; given += ListBufferPool.MAX_POOLED) {
-      pool.give(new byte[ListBufferPool.MAX_POOLED]);
+  }
+
+  /**
+   * The pool keeps at most a quarter of what the table's lists use: when most lists go for good,
+   * most of their memory goes back to the collector.
+   */
+  @Test
+  void thePoolKeepsAQuarterOfWhatIsInUse() {
+    ListBufferPool pool = new ListBufferPool();
+    int size = 1 << 16;
+    java.util.List<byte[]> taken = new java.util.ArrayList<>();
+    for (int i = 0; i < 1024; i++) { // 64 MB in use
+      taken.add(pool.take(size));
     }
-    assertEquals(cap, pool.pooledBytes());
+    assertEquals(16L << 20, pool.limitBytes());
+    for (byte[] buffer : taken) {
+      pool.give(buffer);
+    }
+    // Given back one by one: kept while the pool stays within a quarter of what is still in use.
+    long pooled = pool.pooledBytes();
+    assertEquals(true, pooled > 0 && pooled <= (64L << 20) / 5 + size, "pooled " + pooled);
+    assertEquals(ListBufferPool.MIN_LIMIT_BYTES, pool.limitBytes(), "nothing in use any more");
   }
 }
