@@ -20,6 +20,7 @@ public final class JobMonitor {
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
   private Runnable onTerminate;
+  private volatile Runnable cancelRequest;
   private boolean terminated;
 
   public JobMonitor(int nodeInstances) {
@@ -88,8 +89,6 @@ public final class JobMonitor {
       terminate();
     }
   }
-
-  private volatile Runnable cancelRequest;
 
   /**
    * Makes {@link #cancel} call {@code request} instead of ending the job, for a job that must stop

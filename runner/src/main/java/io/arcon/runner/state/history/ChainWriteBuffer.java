@@ -1,5 +1,6 @@
 package io.arcon.runner.state.history;
 
+import io.arcon.runner.state.OrderedBytes;
 import io.arcon.state.ByteKeyHash;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -62,7 +63,7 @@ final class ChainWriteBuffer {
   private int[] slots = new int[0];
   private int[] writeGroup = new int[0];
   private boolean[] dropped = new boolean[0];
-  private int[] groupFirst = new int[0];
+  private int[] groupAddressLengths = new int[0];
   private int[] groupLast = new int[0];
   private long[] groupLastStamps = new long[0];
   private boolean[] groupLastKeepAll = new boolean[0];
@@ -127,11 +128,11 @@ final class ChainWriteBuffer {
    *
    * <p>Every pass reads the held writes in the order they came, so the buffer is read sequentially
    * once per pass: (1) each write's group (row and segment) from a table the size of the groups,
-   * dropping superseded writes; (2) the groups sorted by row and segment, so that the chains are
-   * appended to in key order (neighbouring keys of an ordered index, a B-tree's page after page);
-   * (3) each kept write's entry copied to its group's place in one group-ordered array; (4) each
-   * group's entries handed over from there. Walking each group's writes through the buffer instead
-   * cost a cache miss per write, the most of a flush's time.
+   * dropping superseded writes; (2) the groups put in about key order ({@link #sortedGroups}), so
+   * that the chains are appended to in that order (neighbouring keys of an ordered index, a
+   * B-tree's page after page); (3) each kept write's entry copied to its group's place in one
+   * group-ordered array; (4) each group's entries handed over from there. Walking each group's
+   * writes through the buffer instead cost a cache miss per write, the most of a flush's time.
    */
   void flushTo(Chains chains) {
     if (count == 0) {
@@ -159,7 +160,7 @@ final class ChainWriteBuffer {
     for (int g : order) {
       entries.clear();
       for (int i = 0; i < groupCounts[g]; i++) {
-        int length = readInt(ordered, position);
+        int length = OrderedBytes.readInt(ordered, position);
         entries.add(Arrays.copyOfRange(ordered, position + 4, position + 4 + length));
         position += 4 + length;
       }
@@ -168,7 +169,7 @@ final class ChainWriteBuffer {
           groupKeys,
           groupKeyStarts[g],
           groupKeyLengths[g],
-          addressLengths[groupFirst[g]],
+          groupAddressLengths[g],
           groupSegments[g],
           entries);
     }
@@ -185,8 +186,9 @@ final class ChainWriteBuffer {
       writeGroup = new int[starts.length];
       dropped = new boolean[starts.length];
     }
-    int capacity = 64;
-    slots = slots.length >= capacity ? slots : new int[capacity];
+    if (slots.length == 0) {
+      slots = new int[64]; // then kept at the size the last flush's groups needed
+    }
     Arrays.fill(slots, -1);
     int mask = slots.length - 1;
     int groups = 0;
@@ -205,11 +207,11 @@ final class ChainWriteBuffer {
       dropped[w] = false;
       if (g < 0) {
         g = groups++;
-        if (g == groupFirst.length) {
+        if (g == groupAddressLengths.length) {
           growGroups();
         }
         slots[slot] = g;
-        groupFirst[g] = w;
+        groupAddressLengths[g] = addressLengths[w];
         groupHashes[g] = hash;
         groupSegments[g] = segment;
         groupCounts[g] = 0;
@@ -354,18 +356,12 @@ final class ChainWriteBuffer {
     return position + 4 + length;
   }
 
+  /** Big-endian, as {@link OrderedBytes#readInt} reads it back. */
   private static void writeInt(byte[] target, int position, int value) {
     target[position] = (byte) (value >>> 24);
     target[position + 1] = (byte) (value >>> 16);
     target[position + 2] = (byte) (value >>> 8);
     target[position + 3] = (byte) value;
-  }
-
-  private static int readInt(byte[] source, int position) {
-    return (source[position] & 0xFF) << 24
-        | (source[position + 1] & 0xFF) << 16
-        | (source[position + 2] & 0xFF) << 8
-        | (source[position + 3] & 0xFF);
   }
 
   /** Whether write {@code w} is to the row of group {@code g}. */
@@ -396,8 +392,8 @@ final class ChainWriteBuffer {
   }
 
   private void growGroups() {
-    int size = Math.max(1024, groupFirst.length * 2);
-    groupFirst = Arrays.copyOf(groupFirst, size);
+    int size = Math.max(1024, groupAddressLengths.length * 2);
+    groupAddressLengths = Arrays.copyOf(groupAddressLengths, size);
     groupLast = Arrays.copyOf(groupLast, size);
     groupLastStamps = Arrays.copyOf(groupLastStamps, size);
     groupLastKeepAll = Arrays.copyOf(groupLastKeepAll, size);
