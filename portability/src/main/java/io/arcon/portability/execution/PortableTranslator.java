@@ -289,7 +289,7 @@ final class PortableTranslator {
     KeyExtractor byKey = KeyEncoder.ofWindowedKv(kv.getKeyCoder());
     Producer p = producer(input);
     Vertex v = graph.addVertex(name, options.getParallelism());
-    OperatorNode op = v.addOperator(name, () -> new GroupByKeyOperator<>(spec));
+    OperatorNode op = v.addOperator(name, () -> GroupByKeyOperator.create(spec));
     graph.connect(p.vertex(), p.operator(), p.output(), v, op, 0, EdgeKind.KEYED, byKey);
     op.declareOutputs(1);
     produce(onlyOutput(node), v, op, 0);
@@ -470,7 +470,7 @@ final class PortableTranslator {
     p.vertex().connect(p.operator(), p.output(), keying, 0);
     keying.declareOutputs(1);
     Vertex v = graph.addVertex(name, options.getParallelism());
-    OperatorNode op = v.addOperator(name, () -> new GroupByKeyOperator<>(spec));
+    OperatorNode op = v.addOperator(name, () -> GroupByKeyOperator.create(spec));
     graph.connect(p.vertex(), keying, 0, v, op, 0, EdgeKind.KEYED, element -> new byte[0]);
     op.declareOutputs(1);
     Producer panes = new Producer(v, op, 0);

@@ -1,6 +1,7 @@
 package io.arcon.runner.operators;
 
 import io.arcon.runner.state.BackendStateInternals;
+import io.arcon.runner.state.KeyDecoder;
 import io.arcon.runner.state.KeyedTimer;
 import io.arcon.runner.state.KeyedTimerInternals;
 import io.arcon.runner.state.TimerStore;
@@ -19,7 +20,6 @@ import java.util.function.LongSupplier;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.state.TimeDomain;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
-import org.apache.beam.sdk.util.CoderUtils;
 import org.joda.time.Instant;
 
 /**
@@ -34,7 +34,7 @@ import org.joda.time.Instant;
  */
 public final class KeyedStateContext<K> implements AutoCloseable {
   private final StateBackend backend;
-  private final Coder<K> keyCoder;
+  private final KeyDecoder keyDecoder;
   private final long restoredInputWatermark;
 
   final BackendStateInternals<K> stateInternals;
@@ -76,7 +76,7 @@ public final class KeyedStateContext<K> implements AutoCloseable {
   private KeyedStateContext(
       StateBackend backend, Coder<K> keyCoder, Coder<? extends BoundedWindow> windowCoder) {
     this.backend = backend;
-    this.keyCoder = keyCoder;
+    this.keyDecoder = new KeyDecoder(keyCoder);
     this.stateInternals = new BackendStateInternals<>(backend, keyCoder);
     this.timerStore = TimerStore.forBackend(backend, windowCoder);
     this.timerInternals = new KeyedTimerInternals(timerStore, stateInternals);
@@ -152,10 +152,11 @@ public final class KeyedStateContext<K> implements AutoCloseable {
   }
 
   /** Makes the timer's key current (decoding it) and returns the key. */
+  @SuppressWarnings("unchecked")
   public K setCurrentKeyForTimer(KeyedTimer timer) {
     K key;
     try {
-      key = CoderUtils.decodeFromByteArray(keyCoder, timer.encodedKey());
+      key = (K) keyDecoder.decode(timer.encodedKey());
     } catch (Exception e) {
       throw new IllegalStateException("Cannot decode the key of a timer", e);
     }

@@ -9,8 +9,8 @@ import org.apache.beam.runners.core.StateNamespaces;
  * <p>Runners-core makes a new window namespace for every state or timer access, and its {@code
  * equals} and {@code hashCode} compare the window's structural value, which encodes the window
  * (even the global one) each time. Within one transform the window coder is fixed, so two window
- * namespaces are equal exactly when their windows are; other namespaces fall back to their own
- * equality.
+ * namespaces are equal exactly when their windows are, and two window-and-trigger namespaces when
+ * their windows and trigger indexes are; other namespaces fall back to their own equality.
  */
 final class NamespaceEquality {
   private NamespaceEquality() {}
@@ -23,12 +23,23 @@ final class NamespaceEquality {
         && b instanceof StateNamespaces.WindowNamespace<?> wb) {
       return wa.getWindow().equals(wb.getWindow());
     }
-    return a != null && !(a instanceof StateNamespaces.WindowNamespace<?>) && a.equals(b);
+    if (a instanceof StateNamespaces.WindowAndTriggerNamespace<?> ta
+        && b instanceof StateNamespaces.WindowAndTriggerNamespace<?> tb) {
+      return ta.getTriggerIndex() == tb.getTriggerIndex() && ta.getWindow().equals(tb.getWindow());
+    }
+    return a != null
+        && !(a instanceof StateNamespaces.WindowNamespace<?>)
+        && !(a instanceof StateNamespaces.WindowAndTriggerNamespace<?>)
+        && a.equals(b);
   }
 
   static int hash(StateNamespace namespace) {
-    return namespace instanceof StateNamespaces.WindowNamespace<?> w
-        ? w.getWindow().hashCode()
-        : namespace.hashCode();
+    if (namespace instanceof StateNamespaces.WindowNamespace<?> w) {
+      return w.getWindow().hashCode();
+    }
+    if (namespace instanceof StateNamespaces.WindowAndTriggerNamespace<?> t) {
+      return 31 * t.getWindow().hashCode() + t.getTriggerIndex() + 1;
+    }
+    return namespace.hashCode();
   }
 }

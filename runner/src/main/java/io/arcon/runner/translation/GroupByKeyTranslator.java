@@ -51,6 +51,6 @@ final class GroupByKeyTranslator implements TransformTranslator {
             reduceFn,
             ctx.stateEngineFor(name, kind),
             ctx.metricsFor(name).withOutputs(TransformNodes.outputNames(node)));
-    ctx.produce(node, ctx.addKeyed(name, () -> new GroupByKeyOperator<>(spec), input));
+    ctx.produce(node, ctx.addKeyed(name, () -> GroupByKeyOperator.create(spec), input));
   }
 }

@@ -84,7 +84,7 @@ final class LiftedCombineTranslator implements TransformTranslator {
     OperatorNode merge =
         ctx.addKeyedFrom(
             name + "/MergeAccumulators",
-            () -> new GroupByKeyOperator<>(spec),
+            () -> GroupByKeyOperator.create(spec),
             ctx.vertexOf(partial),
             partial,
             0,

@@ -1,5 +1,6 @@
 package io.arcon.runner.tss;
 
+import io.arcon.runner.state.KeyDecoder;
 import io.arcon.runner.state.history.StateHistory;
 import io.arcon.runner.tss.catalog.UserState;
 import io.arcon.runtime.graph.KeyGroups;

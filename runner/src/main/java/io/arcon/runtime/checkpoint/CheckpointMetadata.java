@@ -30,7 +30,12 @@ record CheckpointMetadata(
     long startedAtMillis,
     long committedAtMillis) {
 
-  private static final String FORMAT = "1";
+  /**
+   * The checkpoint format. 2: a GroupByKey under a watermark trigger keeps one pane cell per window
+   * (WatermarkTriggerGroupByKeyOperator) where format 1 kept runners-core's cells, so a format-1
+   * checkpoint is refused rather than read with windows missing.
+   */
+  private static final String FORMAT = "2";
 
   CheckpointMetadata {
     finishedInstances = Set.copyOf(finishedInstances);

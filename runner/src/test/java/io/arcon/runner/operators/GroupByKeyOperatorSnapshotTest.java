@@ -30,10 +30,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A GroupByKey snapshotted mid-stream by {@link GroupByKeyOperator#snapshotState} and resumed in
- * {@code open} at another parallelism and engine: the panes of the run before the cut and of the
- * resumed instances together are exactly the fault-free grouping, every (key, window) once, and an
- * element that was late at the cut is still dropped after it (the input watermark is restored).
+ * A GroupByKey snapshotted mid-stream and resumed in {@code open} at another parallelism and
+ * engine, runners-core's ({@link GroupByKeyOperator}) and {@link
+ * WatermarkTriggerGroupByKeyOperator} alike: the panes of the run before the cut and of the resumed
+ * instances together are exactly the fault-free grouping, every (key, window) once, and an element
+ * that was late at the cut is still dropped after it (the input watermark is restored).
  */
 class GroupByKeyOperatorSnapshotTest {
   private static final String[] KEYS = {"a", "b", "c", "d", "e", "f", "g"};
@@ -41,9 +42,14 @@ class GroupByKeyOperatorSnapshotTest {
 
   @TempDir Path tmp;
 
-  private static GroupByKeyOperator<String, Integer, Iterable<Integer>> operator(String engine) {
+  /**
+   * runners-core's grouping, or (reduceFnRunner false) the one {@link GroupByKeyOperator#create}
+   * picks.
+   */
+  private static KeyedGroupingOperator<String, Integer, Iterable<Integer>> operator(
+      String engine, boolean reduceFnRunner) {
     WindowingStrategy<?, ?> windowing = WindowingStrategy.of(FixedWindows.of(Duration.millis(10)));
-    return new GroupByKeyOperator<>(
+    GroupByKeyOperator.Spec<String, Integer, Iterable<Integer>> spec =
         new GroupByKeyOperator.Spec<>(
             "Group",
             PipelineOptionsFactory.create(),
@@ -51,14 +57,15 @@ class GroupByKeyOperatorSnapshotTest {
             windowing,
             SystemReduceFn.<String, Integer, BoundedWindow>buffering(VarIntCoder.of()),
             engine,
-            new OperatorMetrics(new MetricsContainerStepMap(), "Group")));
+            new OperatorMetrics(new MetricsContainerStepMap(), "Group"));
+    return reduceFnRunner ? new GroupByKeyOperator<>(spec) : GroupByKeyOperator.create(spec);
   }
 
   private static byte[] keyBytes(String key) throws Exception {
     return CoderUtils.encodeToByteArray(StringUtf8Coder.of(), key);
   }
 
-  private static void send(GroupByKeyOperator<String, Integer, Iterable<Integer>> op, int i)
+  private static void send(KeyedGroupingOperator<String, Integer, Iterable<Integer>> op, int i)
       throws Exception {
     String key = KEYS[i % KEYS.length];
     op.setCurrentKey(keyBytes(key));
@@ -89,9 +96,18 @@ class GroupByKeyOperatorSnapshotTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"rocksdb,rocksdb,2", "heap,lmdb,3", "lmdb,heap,1", "heap,heap,1"})
-  void resumedGroupingEqualsTheFaultFreeOne(String before, String after, int parallelism)
-      throws Exception {
+  @CsvSource({
+    "rocksdb,rocksdb,2,true",
+    "heap,lmdb,3,true",
+    "lmdb,heap,1,true",
+    "heap,heap,1,true",
+    "rocksdb,rocksdb,2,false",
+    "heap,lmdb,3,false",
+    "lmdb,heap,1,false",
+    "heap,heap,1,false"
+  })
+  void resumedGroupingEqualsTheFaultFreeOne(
+      String before, String after, int parallelism, boolean reduceFnRunner) throws Exception {
     int total = 100;
     Map<String, List<Integer>> expected = new TreeMap<>();
     for (int i = 0; i < total; i++) {
@@ -102,7 +118,7 @@ class GroupByKeyOperatorSnapshotTest {
 
     Map<String, List<Integer>> panes = new TreeMap<>();
     TestOperatorContext first = new TestOperatorContext(tmp.resolve("first"));
-    GroupByKeyOperator<String, Integer, Iterable<Integer>> op = operator(before);
+    KeyedGroupingOperator<String, Integer, Iterable<Integer>> op = operator(before, reduceFnRunner);
     op.open(first);
     op.startBundle();
     for (int i = 0; i < 50; i++) {
@@ -126,7 +142,8 @@ class GroupByKeyOperatorSnapshotTest {
           new TestOperatorContext(tmp.resolve("resumed-" + instance))
               .asInstance(instance, parallelism)
               .restoringFrom(1, List.of(checkpoint));
-      GroupByKeyOperator<String, Integer, Iterable<Integer>> resumed = operator(after);
+      KeyedGroupingOperator<String, Integer, Iterable<Integer>> resumed =
+          operator(after, reduceFnRunner);
       resumed.open(ctx);
       resumed.startBundle();
       for (int i = 50; i < total; i++) {

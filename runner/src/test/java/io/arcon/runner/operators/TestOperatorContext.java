@@ -11,12 +11,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * The context a node gives one operator instance, for driving an operator directly in a test:
- * instance 0 of 1 unless told otherwise, a fixed clock, and every emitted element collected in
- * {@link #emitted}. {@link #restoringFrom} and {@link #withCheckpointing} set up a resumed or a
- * checkpointing instance; {@link Snapshot} is the snapshot a node hands to {@link
+ * instance 0 of 1 unless told otherwise, a clock that moves only when set, and every emitted
+ * element collected in {@link #emitted}. {@link #restoringFrom} and {@link #withCheckpointing} set
+ * up a resumed or a checkpointing instance; {@link Snapshot} is the snapshot a node hands to {@link
  * io.arcon.runtime.operator.Operator#snapshotState}.
  */
 final class TestOperatorContext implements OperatorContext {
@@ -24,11 +25,13 @@ final class TestOperatorContext implements OperatorContext {
   final List<Object> emitted = new ArrayList<>();
 
   private final Path stateDirectory;
-  private final Output output = (index, element) -> emitted.add(element);
+  private Function<Object, Object> recordAs = Function.identity();
+  private final Output output = (index, element) -> emitted.add(recordAs.apply(element));
   private int instanceIndex;
   private int parallelism = 1;
   private boolean checkpointing;
   private OperatorRestore restore;
+  private long processingTime;
 
   /** {@code stateDirectory} may be null for operators without persistent state. */
   TestOperatorContext(Path stateDirectory) {
@@ -81,9 +84,23 @@ final class TestOperatorContext implements OperatorContext {
     return stateDirectory;
   }
 
+  /**
+   * Records what {@code recordAs} makes of each emitted element, for outputs that are only valid
+   * while they are emitted (a bag's values before the pane's state is cleared).
+   */
+  TestOperatorContext recordingAs(Function<Object, Object> recordAs) {
+    this.recordAs = recordAs;
+    return this;
+  }
+
+  /** Sets the clock {@link #currentProcessingTime()} reads (0 until set). */
+  void setProcessingTime(long millis) {
+    this.processingTime = millis;
+  }
+
   @Override
   public long currentProcessingTime() {
-    return 0;
+    return processingTime;
   }
 
   @Override

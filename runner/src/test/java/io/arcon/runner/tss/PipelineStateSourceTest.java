@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.runner.state.BackendStateInternals;
+import io.arcon.runner.state.KeyDecoder;
 import io.arcon.runtime.graph.KeyGroups;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.Output;

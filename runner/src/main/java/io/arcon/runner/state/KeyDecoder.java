@@ -1,30 +1,31 @@
-package io.arcon.runner.tss;
+package io.arcon.runner.state;
 
-import io.arcon.runner.state.ByteArrayInput;
 import java.io.IOException;
 import java.util.Objects;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderException;
 
 /**
- * Decodes the encoded keys of one state read, exactly as {@code CoderUtils.decodeFromByteArray}
- * does (outer context, every byte consumed), but through one reused stream without locking.
+ * Decodes encoded keys (of one state read, of the timers a node fires), exactly as {@code
+ * CoderUtils.decodeFromByteArray} does (outer context, every byte consumed), but through one reused
+ * stream without locking.
  *
- * <p>Extraction decodes a key per row; {@code CoderUtils} wraps each array in two streams, and its
- * {@code ByteArrayInputStream} takes a lock on every {@code read()}, which coders such as {@code
- * VarLongCoder} call byte by byte. Not thread-safe: one decoder per reading thread.
+ * <p>Extraction decodes a key per row, and a keyed operator one per firing timer; {@code
+ * CoderUtils} wraps each array in two streams, and its {@code ByteArrayInputStream} takes a lock on
+ * every {@code read()}, which coders such as {@code VarLongCoder} call byte by byte. Not
+ * thread-safe: one decoder per reading thread.
  */
-final class KeyDecoder {
+public final class KeyDecoder {
   private final Coder<?> coder;
   private final ByteArrayInput input = new ByteArrayInput(new byte[0], 0);
 
-  KeyDecoder(Coder<?> coder) {
+  public KeyDecoder(Coder<?> coder) {
     this.coder = Objects.requireNonNull(coder, "coder");
   }
 
   /** The key {@code encoded} holds. */
   @SuppressWarnings("deprecation") // Context.OUTER: the context the keys were encoded with
-  Object decode(byte[] encoded) throws IOException {
+  public Object decode(byte[] encoded) throws IOException {
     input.reset(encoded, 0);
     Object key = coder.decode(input, Coder.Context.OUTER);
     if (input.available() != 0) {

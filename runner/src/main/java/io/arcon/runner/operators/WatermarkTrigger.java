@@ -1,0 +1,97 @@
+package io.arcon.runner.operators;
+
+import java.util.Optional;
+import org.apache.beam.sdk.transforms.windowing.AfterPane;
+import org.apache.beam.sdk.transforms.windowing.AfterProcessingTime;
+import org.apache.beam.sdk.transforms.windowing.AfterWatermark;
+import org.apache.beam.sdk.transforms.windowing.DefaultTrigger;
+import org.apache.beam.sdk.transforms.windowing.Never;
+import org.apache.beam.sdk.transforms.windowing.Repeatedly;
+import org.apache.beam.sdk.transforms.windowing.TimestampCombiner;
+import org.apache.beam.sdk.transforms.windowing.TimestampTransform;
+import org.apache.beam.sdk.transforms.windowing.Trigger;
+import org.apache.beam.sdk.values.WindowingStrategy;
+
+/**
+ * The triggers {@link WatermarkTriggerGroupByKeyOperator} runs itself: a watermark trigger with at
+ * most one early and one late sub-trigger, each a count of elements, a processing-time delay after
+ * the pane's first element, or never; over non-merging windows with the end-of-window output time.
+ * That covers {@code DefaultTrigger}, {@code AfterWatermark.pastEndOfWindow()} and its {@code
+ * withEarlyFirings}/{@code withLateFirings} forms, which is most of what pipelines set.
+ *
+ * <p>The phases follow runners-core's {@code AfterWatermarkStateMachine}: before the watermark
+ * passes the end of the window the early sub-trigger decides, and after its on-time pane the late
+ * one; the sub-trigger starts afresh after each of its firings. {@code DefaultTrigger} and {@code
+ * Repeatedly.forever(AfterWatermark.pastEndOfWindow())} behave exactly as an early {@code Never}
+ * with a late count of one (a pane for every late element), and a plain {@code
+ * AfterWatermark.pastEndOfWindow()} as an early {@code Never} without a late trigger (the window
+ * closes with its on-time pane).
+ *
+ * @param early what fires panes before the end of the window
+ * @param late what fires panes after the on-time pane; null: the window closes with it
+ */
+record WatermarkTrigger(SubTrigger early, SubTrigger late) {
+
+  /** A count of elements, a processing-time delay after the pane's first element, or never. */
+  record SubTrigger(Kind kind, long amount) {
+    enum Kind {
+      NEVER,
+      ELEMENT_COUNT,
+      PROCESSING_DELAY
+    }
+
+    static final SubTrigger NEVER = new SubTrigger(Kind.NEVER, 0);
+
+    static Optional<SubTrigger> of(Trigger trigger) {
+      if (trigger instanceof Never.NeverTrigger) {
+        return Optional.of(NEVER);
+      }
+      if (trigger instanceof AfterPane pane) {
+        return Optional.of(new SubTrigger(Kind.ELEMENT_COUNT, pane.getElementCount()));
+      }
+      if (trigger instanceof AfterProcessingTime processing) {
+        long delay = 0;
+        for (TimestampTransform transform : processing.getTimestampTransforms()) {
+          if (!(transform instanceof TimestampTransform.Delay d)) {
+            return Optional.empty(); // alignTo: left to runners-core
+          }
+          delay = Math.addExact(delay, d.getDelay().getMillis());
+        }
+        return Optional.of(new SubTrigger(Kind.PROCESSING_DELAY, delay));
+      }
+      return Optional.empty();
+    }
+  }
+
+  private static final WatermarkTrigger REPEATED_ON_TIME =
+      new WatermarkTrigger(SubTrigger.NEVER, new SubTrigger(SubTrigger.Kind.ELEMENT_COUNT, 1));
+
+  /** The trigger of {@code strategy} if this model describes it and its windows, else empty. */
+  static Optional<WatermarkTrigger> of(WindowingStrategy<?, ?> strategy) {
+    if (!strategy.getWindowFn().isNonMerging()
+        || strategy.getTimestampCombiner() != TimestampCombiner.END_OF_WINDOW) {
+      return Optional.empty();
+    }
+    Trigger trigger = strategy.getTrigger();
+    if (trigger instanceof DefaultTrigger
+        || (trigger instanceof Repeatedly repeated
+            && repeated.getRepeatedTrigger() instanceof AfterWatermark.FromEndOfWindow)) {
+      return Optional.of(REPEATED_ON_TIME);
+    }
+    if (trigger instanceof AfterWatermark.FromEndOfWindow) {
+      return Optional.of(new WatermarkTrigger(SubTrigger.NEVER, null));
+    }
+    if (trigger instanceof AfterWatermark.AfterWatermarkEarlyAndLate earlyAndLate) {
+      Optional<SubTrigger> early = SubTrigger.of(earlyAndLate.getEarlyTrigger());
+      if (early.isEmpty()) {
+        return Optional.empty();
+      }
+      if (earlyAndLate.getLateTrigger() == null) {
+        return Optional.of(new WatermarkTrigger(early.get(), null));
+      }
+      return SubTrigger.of(earlyAndLate.getLateTrigger())
+          .map(late -> new WatermarkTrigger(early.get(), late));
+    }
+    return Optional.empty();
+  }
+}

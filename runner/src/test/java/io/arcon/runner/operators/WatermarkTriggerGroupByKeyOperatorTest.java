@@ -1,0 +1,362 @@
+package io.arcon.runner.operators;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.arcon.runner.metrics.OperatorMetrics;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Random;
+import org.apache.beam.runners.core.LateDataDroppingDoFnRunner;
+import org.apache.beam.runners.core.ReduceFnRunner;
+import org.apache.beam.runners.core.SystemReduceFn;
+import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.metrics.MetricName;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.transforms.Sum;
+import org.apache.beam.sdk.transforms.windowing.AfterPane;
+import org.apache.beam.sdk.transforms.windowing.AfterProcessingTime;
+import org.apache.beam.sdk.transforms.windowing.AfterWatermark;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.DefaultTrigger;
+import org.apache.beam.sdk.transforms.windowing.FixedWindows;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
+import org.apache.beam.sdk.transforms.windowing.Never;
+import org.apache.beam.sdk.transforms.windowing.PaneInfo;
+import org.apache.beam.sdk.transforms.windowing.Repeatedly;
+import org.apache.beam.sdk.transforms.windowing.Sessions;
+import org.apache.beam.sdk.transforms.windowing.SlidingWindows;
+import org.apache.beam.sdk.transforms.windowing.TimestampCombiner;
+import org.apache.beam.sdk.transforms.windowing.Trigger;
+import org.apache.beam.sdk.transforms.windowing.Trigger.OnceTrigger;
+import org.apache.beam.sdk.transforms.windowing.Window.ClosingBehavior;
+import org.apache.beam.sdk.transforms.windowing.Window.OnTimeBehavior;
+import org.apache.beam.sdk.transforms.windowing.WindowFn;
+import org.apache.beam.sdk.util.AppliedCombineFn;
+import org.apache.beam.sdk.util.CoderUtils;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.WindowedValue;
+import org.apache.beam.sdk.values.WindowedValues;
+import org.apache.beam.sdk.values.WindowingStrategy;
+import org.apache.beam.sdk.values.WindowingStrategy.AccumulationMode;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link WatermarkTriggerGroupByKeyOperator} against runners-core's reduce logic ({@link
+ * GroupByKeyOperator}) on the same random inputs: elements on time, early and late (some beyond the
+ * allowed lateness), watermark and processing-time steps, under every trigger {@link
+ * WatermarkTrigger} describes, fixed, sliding and global windows, both accumulation modes, both
+ * closing and on-time behaviours, buffering and combining. After every step both must have emitted
+ * the same panes (key, window, timestamp, pane info, values) and give the same output watermark; at
+ * the end they must have dropped the same elements.
+ */
+class WatermarkTriggerGroupByKeyOperatorTest {
+  private static final String[] KEYS = {"a", "b", "c"};
+
+  @TempDir Path directory;
+
+  @Test
+  void emitsExactlyWhatRunnersCoreEmitsOnRandomInputs() throws Exception {
+    Random random = new Random(20261205);
+    for (int scenario = 0; scenario < 400; scenario++) {
+      WindowingStrategy<?, ?> strategy = randomStrategy(random);
+      boolean combining = random.nextBoolean();
+      long seed = random.nextLong();
+      try {
+        runScenario(strategy, combining, seed, scenario);
+      } catch (AssertionError | RuntimeException e) {
+        throw new AssertionError(
+            "scenario " + scenario + " (" + strategy + ", combining " + combining + ")", e);
+      }
+    }
+  }
+
+  @Test
+  void takesOnlyTheTriggersAndWindowsItModels() {
+    WindowingStrategy<?, ?> fixed = WindowingStrategy.of(FixedWindows.of(Duration.millis(10)));
+    assertTrue(WatermarkTrigger.of(fixed).isPresent());
+    assertTrue(
+        WatermarkTrigger.of(
+                fixed.withTrigger(
+                    AfterWatermark.pastEndOfWindow()
+                        .withEarlyFirings(
+                            AfterProcessingTime.pastFirstElementInPane()
+                                .plusDelayOf(Duration.millis(5)))
+                        .withLateFirings(AfterPane.elementCountAtLeast(1))))
+            .isPresent());
+    // Merging windows, other output times, aligned processing time and other triggers:
+    // runners-core.
+    assertTrue(
+        WatermarkTrigger.of(WindowingStrategy.of(Sessions.withGapDuration(Duration.millis(5))))
+            .isEmpty());
+    assertTrue(
+        WatermarkTrigger.of(fixed.withTimestampCombiner(TimestampCombiner.EARLIEST)).isEmpty());
+    assertTrue(
+        WatermarkTrigger.of(
+                fixed.withTrigger(
+                    AfterWatermark.pastEndOfWindow()
+                        .withEarlyFirings(
+                            AfterProcessingTime.pastFirstElementInPane()
+                                .alignedTo(Duration.millis(5)))))
+            .isEmpty());
+    assertTrue(
+        WatermarkTrigger.of(fixed.withTrigger(Repeatedly.forever(AfterPane.elementCountAtLeast(2))))
+            .isEmpty());
+    assertInstanceOf(
+        WatermarkTriggerGroupByKeyOperator.class,
+        GroupByKeyOperator.create(spec("G", fixed, false)));
+    assertInstanceOf(
+        GroupByKeyOperator.class,
+        GroupByKeyOperator.create(
+            spec("G", fixed.withTimestampCombiner(TimestampCombiner.LATEST), false)));
+  }
+
+  private void runScenario(WindowingStrategy<?, ?> strategy, boolean combining, long seed, int n)
+      throws Exception {
+    GroupByKeyOperator.Spec<String, Long, Object> referenceSpec =
+        spec("Reference", strategy, combining);
+    GroupByKeyOperator.Spec<String, Long, Object> fastSpec = spec("Fast", strategy, combining);
+    KeyedGroupingOperator<String, Long, Object> reference = new GroupByKeyOperator<>(referenceSpec);
+    KeyedGroupingOperator<String, Long, Object> fast =
+        new WatermarkTriggerGroupByKeyOperator<>(fastSpec);
+    TestOperatorContext referenceContext =
+        new TestOperatorContext(Files.createDirectories(directory.resolve("r" + n)))
+            .recordingAs(WatermarkTriggerGroupByKeyOperatorTest::describe);
+    TestOperatorContext fastContext =
+        new TestOperatorContext(Files.createDirectories(directory.resolve("f" + n)))
+            .recordingAs(WatermarkTriggerGroupByKeyOperatorTest::describe);
+    reference.open(referenceContext);
+    fast.open(fastContext);
+    Random random = new Random(seed);
+    @SuppressWarnings("unchecked")
+    WindowFn<Object, BoundedWindow> windowFn =
+        (WindowFn<Object, BoundedWindow>) strategy.getWindowFn();
+    long watermark = 0;
+    long now = 1_000;
+    referenceContext.setProcessingTime(now);
+    fastContext.setProcessingTime(now);
+    reference.advanceProcessingTime(now);
+    fast.advanceProcessingTime(now);
+    try {
+      reference.startBundle();
+      fast.startBundle();
+      for (int step = 0; step < 150; step++) {
+        int action = random.nextInt(10);
+        String what;
+        if (action < 6) {
+          String key = KEYS[random.nextInt(KEYS.length)];
+          long timestamp = Math.max(0, watermark + random.nextInt(50) - 20);
+          long value = random.nextInt(100);
+          Collection<BoundedWindow> windows = assign(windowFn, timestamp);
+          WindowedValue<KV<String, Long>> element =
+              WindowedValues.of(
+                  KV.of(key, value), new Instant(timestamp), windows, PaneInfo.NO_FIRING);
+          byte[] keyBytes = CoderUtils.encodeToByteArray(StringUtf8Coder.of(), key);
+          reference.setCurrentKey(keyBytes);
+          reference.processElement(0, element);
+          fast.setCurrentKey(keyBytes);
+          fast.processElement(0, element);
+          what = "element " + key + "@" + timestamp + " (watermark " + watermark + ")";
+        } else if (action < 8) {
+          watermark += 1 + random.nextInt(15);
+          reference.advanceWatermark(watermark);
+          fast.advanceWatermark(watermark);
+          what = "watermark " + watermark;
+        } else {
+          now += 1 + random.nextInt(6);
+          referenceContext.setProcessingTime(now);
+          fastContext.setProcessingTime(now);
+          reference.advanceProcessingTime(now);
+          fast.advanceProcessingTime(now);
+          what = "processing time " + now;
+        }
+        compare(
+            referenceContext,
+            fastContext,
+            reference,
+            fast,
+            watermark,
+            "step " + step + ": " + what);
+      }
+      reference.advanceWatermark(Long.MAX_VALUE);
+      fast.advanceWatermark(Long.MAX_VALUE);
+      compare(referenceContext, fastContext, reference, fast, Long.MAX_VALUE, "end of input");
+      reference.finishBundle();
+      fast.finishBundle();
+    } finally {
+      reference.close();
+      fast.close();
+    }
+    for (MetricName counter :
+        List.of(
+            MetricName.named(
+                LateDataDroppingDoFnRunner.class,
+                LateDataDroppingDoFnRunner.DROPPED_DUE_TO_LATENESS),
+            MetricName.named(ReduceFnRunner.class, ReduceFnRunner.DROPPED_DUE_TO_CLOSED_WINDOW))) {
+      assertEquals(
+          referenceSpec.metrics().container().getCounter(counter).getCumulative(),
+          fastSpec.metrics().container().getCounter(counter).getCumulative(),
+          counter.toString());
+    }
+  }
+
+  private static void compare(
+      TestOperatorContext referenceContext,
+      TestOperatorContext fastContext,
+      KeyedGroupingOperator<?, ?, ?> reference,
+      KeyedGroupingOperator<?, ?, ?> fast,
+      long inputWatermark,
+      String step) {
+    List<String> expected = sorted(referenceContext.emitted);
+    List<String> actual = sorted(fastContext.emitted);
+    referenceContext.emitted.clear();
+    fastContext.emitted.clear();
+    assertEquals(expected, actual, step + ": panes");
+    // The output watermark is the input watermark held back by the holds (OperatorChain).
+    assertEquals(
+        Math.min(inputWatermark, reference.outputWatermarkHold()),
+        Math.min(inputWatermark, fast.outputWatermarkHold()),
+        step + ": output watermark");
+    assertEquals(
+        reference.nextProcessingTimeWakeup(), fast.nextProcessingTimeWakeup(), step + ": wakeup");
+  }
+
+  private static List<String> sorted(List<Object> emitted) {
+    List<String> lines = new ArrayList<>();
+    for (Object o : emitted) {
+      lines.add((String) o);
+    }
+    lines.sort(null);
+    return lines;
+  }
+
+  /** A pane as text, its values sorted, made while it is emitted. */
+  private static Object describe(Object element) {
+    @SuppressWarnings("unchecked")
+    WindowedValue<KV<String, Object>> pane = (WindowedValue<KV<String, Object>>) element;
+    Object output = pane.getValue().getValue();
+    String values;
+    if (output instanceof Iterable<?> iterable) {
+      List<Long> list = new ArrayList<>();
+      for (Object v : iterable) {
+        list.add((Long) v);
+      }
+      list.sort(null);
+      values = list.toString();
+    } else {
+      values = String.valueOf(output);
+    }
+    return pane.getValue().getKey()
+        + " "
+        + pane.getWindows()
+        + " @"
+        + pane.getTimestamp().getMillis()
+        + " "
+        + pane.getPaneInfo()
+        + " "
+        + values;
+  }
+
+  private static Collection<BoundedWindow> assign(WindowFn<Object, BoundedWindow> fn, long t)
+      throws Exception {
+    Instant timestamp = new Instant(t);
+    return fn.assignWindows(
+        fn.new AssignContext() {
+          @Override
+          public Object element() {
+            return null;
+          }
+
+          @Override
+          public Instant timestamp() {
+            return timestamp;
+          }
+
+          @Override
+          public BoundedWindow window() {
+            return org.apache.beam.sdk.transforms.windowing.GlobalWindow.INSTANCE;
+          }
+        });
+  }
+
+  private static WindowingStrategy<?, ?> randomStrategy(Random random) {
+    WindowFn<?, ?> windowFn =
+        switch (random.nextInt(5)) {
+          case 0, 1 -> FixedWindows.of(Duration.millis(10 + random.nextInt(20)));
+          case 2, 3 -> SlidingWindows.of(Duration.millis(20)).every(Duration.millis(10));
+          default -> new GlobalWindows();
+        };
+    Trigger trigger;
+    switch (random.nextInt(4)) {
+      case 0 -> trigger = DefaultTrigger.of();
+      case 1 -> trigger = AfterWatermark.pastEndOfWindow();
+      case 2 -> trigger = Repeatedly.forever(AfterWatermark.pastEndOfWindow());
+      default -> {
+        AfterWatermark.AfterWatermarkEarlyAndLate t =
+            AfterWatermark.pastEndOfWindow().withEarlyFirings(randomSubTrigger(random));
+        trigger = random.nextInt(4) == 0 ? t : t.withLateFirings(randomSubTrigger(random));
+      }
+    }
+    WindowingStrategy<?, ?> strategy =
+        WindowingStrategy.of(windowFn)
+            .withTrigger(trigger)
+            .withAllowedLateness(Duration.millis(new int[] {0, 5, 30}[random.nextInt(3)]))
+            .withMode(
+                random.nextBoolean()
+                    ? AccumulationMode.DISCARDING_FIRED_PANES
+                    : AccumulationMode.ACCUMULATING_FIRED_PANES)
+            .withClosingBehavior(
+                random.nextBoolean()
+                    ? ClosingBehavior.FIRE_IF_NON_EMPTY
+                    : ClosingBehavior.FIRE_ALWAYS)
+            .withOnTimeBehavior(
+                random.nextBoolean()
+                    ? OnTimeBehavior.FIRE_ALWAYS
+                    : OnTimeBehavior.FIRE_IF_NON_EMPTY);
+    assertTrue(WatermarkTrigger.of(strategy).isPresent(), strategy::toString);
+    return strategy;
+  }
+
+  private static OnceTrigger randomSubTrigger(Random random) {
+    return switch (random.nextInt(4)) {
+      case 0 -> Never.ever();
+      case 1 -> AfterPane.elementCountAtLeast(1 + random.nextInt(3));
+      case 2 -> AfterProcessingTime.pastFirstElementInPane();
+      default ->
+          AfterProcessingTime.pastFirstElementInPane()
+              .plusDelayOf(Duration.millis(1 + random.nextInt(8)));
+    };
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static GroupByKeyOperator.Spec<String, Long, Object> spec(
+      String name, WindowingStrategy<?, ?> strategy, boolean combining) {
+    SystemReduceFn reduceFn =
+        combining
+            ? SystemReduceFn.combining(
+                StringUtf8Coder.of(),
+                AppliedCombineFn.withInputCoder(
+                    Sum.ofLongs(),
+                    org.apache.beam.sdk.coders.CoderRegistry.createDefault(),
+                    KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of())))
+            : SystemReduceFn.buffering(VarLongCoder.of());
+    return new GroupByKeyOperator.Spec<>(
+        name,
+        PipelineOptionsFactory.create(),
+        StringUtf8Coder.of(),
+        strategy,
+        reduceFn,
+        "heap",
+        new OperatorMetrics(new MetricsContainerStepMap(), name));
+  }
+}
