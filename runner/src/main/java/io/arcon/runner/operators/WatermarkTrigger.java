@@ -15,8 +15,8 @@ import org.apache.beam.sdk.values.WindowingStrategy;
 /**
  * The triggers {@link WatermarkTriggerGroupByKeyOperator} runs itself: a watermark trigger with at
  * most one early and one late sub-trigger, each a count of elements, a processing-time delay after
- * the pane's first element, or never; over non-merging windows with the end-of-window output time.
- * That covers {@code DefaultTrigger}, {@code AfterWatermark.pastEndOfWindow()} and its {@code
+ * the pane's first element, or never; over any windows (merging too) with the end-of-window output
+ * time. That covers {@code DefaultTrigger}, {@code AfterWatermark.pastEndOfWindow()} and its {@code
  * withEarlyFirings}/{@code withLateFirings} forms, which is most of what pipelines set.
  *
  * <p>The phases follow runners-core's {@code AfterWatermarkStateMachine}: before the watermark
@@ -29,8 +29,11 @@ import org.apache.beam.sdk.values.WindowingStrategy;
  *
  * @param early what fires panes before the end of the window
  * @param late what fires panes after the on-time pane; null: the window closes with it
+ * @param plain a bare {@code AfterWatermark.pastEndOfWindow()}, which differs from an early {@code
+ *     Never} without late firings in one merge only: of new windows alone, past their end (it is
+ *     finished there, the other is not)
  */
-record WatermarkTrigger(SubTrigger early, SubTrigger late) {
+record WatermarkTrigger(SubTrigger early, SubTrigger late, boolean plain) {
 
   /** A count of elements, a processing-time delay after the pane's first element, or never. */
   record SubTrigger(Kind kind, long amount) {
@@ -64,12 +67,12 @@ record WatermarkTrigger(SubTrigger early, SubTrigger late) {
   }
 
   private static final WatermarkTrigger REPEATED_ON_TIME =
-      new WatermarkTrigger(SubTrigger.NEVER, new SubTrigger(SubTrigger.Kind.ELEMENT_COUNT, 1));
+      new WatermarkTrigger(
+          SubTrigger.NEVER, new SubTrigger(SubTrigger.Kind.ELEMENT_COUNT, 1), false);
 
   /** The trigger of {@code strategy} if this model describes it and its windows, else empty. */
   static Optional<WatermarkTrigger> of(WindowingStrategy<?, ?> strategy) {
-    if (!strategy.getWindowFn().isNonMerging()
-        || strategy.getTimestampCombiner() != TimestampCombiner.END_OF_WINDOW) {
+    if (strategy.getTimestampCombiner() != TimestampCombiner.END_OF_WINDOW) {
       return Optional.empty();
     }
     Trigger trigger = strategy.getTrigger();
@@ -79,7 +82,7 @@ record WatermarkTrigger(SubTrigger early, SubTrigger late) {
       return Optional.of(REPEATED_ON_TIME);
     }
     if (trigger instanceof AfterWatermark.FromEndOfWindow) {
-      return Optional.of(new WatermarkTrigger(SubTrigger.NEVER, null));
+      return Optional.of(new WatermarkTrigger(SubTrigger.NEVER, null, true));
     }
     if (trigger instanceof AfterWatermark.AfterWatermarkEarlyAndLate earlyAndLate) {
       Optional<SubTrigger> early = SubTrigger.of(earlyAndLate.getEarlyTrigger());
@@ -87,10 +90,10 @@ record WatermarkTrigger(SubTrigger early, SubTrigger late) {
         return Optional.empty();
       }
       if (earlyAndLate.getLateTrigger() == null) {
-        return Optional.of(new WatermarkTrigger(early.get(), null));
+        return Optional.of(new WatermarkTrigger(early.get(), null, false));
       }
       return SubTrigger.of(earlyAndLate.getLateTrigger())
-          .map(late -> new WatermarkTrigger(early.get(), late));
+          .map(late -> new WatermarkTrigger(early.get(), late, false));
     }
     return Optional.empty();
   }

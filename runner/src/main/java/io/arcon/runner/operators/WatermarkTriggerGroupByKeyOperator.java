@@ -4,10 +4,14 @@ import io.arcon.runner.state.BackendStateInternals;
 import io.arcon.runner.state.KeyedTimerInternals;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import org.apache.beam.runners.core.LateDataDroppingDoFnRunner;
 import org.apache.beam.runners.core.LateDataUtils;
+import org.apache.beam.runners.core.MergingStateAccessor;
 import org.apache.beam.runners.core.ReduceFn;
 import org.apache.beam.runners.core.ReduceFnRunner;
 import org.apache.beam.runners.core.StateAccessor;
@@ -29,6 +33,7 @@ import org.apache.beam.sdk.transforms.windowing.PaneInfo;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
 import org.apache.beam.sdk.transforms.windowing.Window.ClosingBehavior;
 import org.apache.beam.sdk.transforms.windowing.Window.OnTimeBehavior;
+import org.apache.beam.sdk.transforms.windowing.WindowFn;
 import org.apache.beam.sdk.util.UserCodeException;
 import org.apache.beam.sdk.values.CausedByDrain;
 import org.apache.beam.sdk.values.KV;
@@ -39,15 +44,20 @@ import org.apache.beam.sdk.values.WindowingStrategy.AccumulationMode;
 import org.joda.time.Instant;
 
 /**
- * GroupByKey (and the combines run as one) for non-merging windows under a {@link
- * WatermarkTrigger}: the same panes, timestamps, pane infos, lateness, closing and output watermark
- * as runners-core's {@code ReduceFnRunner} with that trigger's state machine, without its
- * per-element machinery. runners-core reads and writes about fifteen state cells and sets two or
- * three timers for every element (finished bits, sub-trigger state, pane info, non-empty count, two
- * holds, the end-of-window and garbage-collection timers); here a window's trigger and pane state
- * is one cell ({@link WindowPaneState}), read and written once per element next to the buffer, a
- * window's timers are set when its first element arrives (setting them again, as runners-core does
- * per element, changes nothing), and no holds are needed ({@link #outputWatermarkHold}).
+ * GroupByKey (and the combines run as one) under a {@link WatermarkTrigger}: the same panes,
+ * timestamps, pane infos, lateness, closing and output watermark as runners-core's {@code
+ * ReduceFnRunner} with that trigger's state machine, without its per-element machinery.
+ * runners-core reads and writes about fifteen state cells and sets two or three timers for every
+ * element (finished bits, sub-trigger state, pane info, non-empty count, two holds, the
+ * end-of-window and garbage-collection timers); here a window's trigger and pane state is one cell
+ * ({@link WindowPaneState}), read and written once per element next to the buffer, a window's
+ * timers are set when it appears (setting them again, as runners-core does per element, changes
+ * nothing), and no holds are needed ({@link #outputWatermarkHold}).
+ *
+ * <p>Merging windows (sessions, Nexmark's auction windows) keep the key's active windows in one
+ * more cell ({@link MergingWindows}). A merged window keeps its values where one of its parts had
+ * them, so a session that grows by an element rewrites its bounds, its pane cell and its two
+ * timers, and moves no values.
  *
  * <p>The values go through the transform's {@link SystemReduceFn} (a bag, or a combine's
  * accumulator), as under runners-core. Every rule below names the runners-core behaviour it keeps;
@@ -61,7 +71,9 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       StateTags.makeSystemTagInternal(StateTags.value("pane", WindowPaneState.StateCoder.INSTANCE));
 
   private final WatermarkTrigger trigger;
+  private final boolean merging;
   private WindowingStrategy<?, BoundedWindow> strategy;
+  private WindowFn<Object, BoundedWindow> windowFn;
   private Coder<BoundedWindow> windowCoder;
   private SystemReduceFn<K, InT, ?, OutT, BoundedWindow> reduceFn;
   private BackendStateInternals<K> state;
@@ -77,11 +89,19 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
 
   private BoundedWindow currentWindow;
   private StateNamespace currentNamespace;
+
+  /** Where the current window's values are: its own namespace, or a merged window's part's. */
+  private StateNamespace currentStateNamespace;
+
+  /** Merging windows: the active windows of the key (cell in the global namespace). */
+  private StateTag<ValueState<MergingWindows>> windowsTag;
+
   private WindowedValue<KV<K, InT>> currentValue;
   private PaneInfo currentPane;
   private WindowPaneState currentState;
   private boolean currentFinished;
 
+  private Timers windowTimers;
   private ReduceFn<K, InT, OutT, BoundedWindow>.ProcessValueContext valueContext;
   private ReduceFn<K, InT, OutT, BoundedWindow>.OnTriggerContext triggerContext;
 
@@ -92,8 +112,9 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
             .orElseThrow(
                 () ->
                     new IllegalArgumentException(
-                        "not a watermark trigger over non-merging windows: "
+                        "not a watermark trigger with the end-of-window output time: "
                             + spec.windowingStrategy()));
+    this.merging = !spec.windowingStrategy().getWindowFn().isNonMerging();
   }
 
   @Override
@@ -101,6 +122,10 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
   protected void openGrouping() {
     strategy = windowingStrategy();
     windowCoder = (Coder<BoundedWindow>) strategy.getWindowFn().windowCoder();
+    windowFn = (WindowFn<Object, BoundedWindow>) strategy.getWindowFn();
+    windowsTag =
+        StateTags.makeSystemTagInternal(
+            StateTags.value("windows", new MergingWindows.SetCoder(windowCoder)));
     reduceFn = spec.reduceFn();
     state = keyed.stateInternals();
     timers = keyed.timerInternals();
@@ -124,10 +149,10 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
         new StateAccessor<>() {
           @Override
           public <StateT extends State> StateT access(StateTag<StateT> address) {
-            return state.state(currentNamespace, address);
+            return state.state(currentStateNamespace, address);
           }
         };
-    Timers windowTimers = new WindowTimers();
+    windowTimers = new WindowTimers();
     valueContext =
         reduceFn.new ProcessValueContext() {
           @Override
@@ -240,33 +265,339 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
 
   @Override
   protected void processKeyedElement(K key, WindowedValue<KV<K, InT>> value) {
+    if (merging) {
+      processMergingElement(key, value);
+      return;
+    }
     Collection<? extends BoundedWindow> windows = value.getWindows();
     if (windows.size() == 1) {
-      processInWindow(key, value, windows.iterator().next());
+      BoundedWindow window = windows.iterator().next();
+      if (!droppedAsLate(window)) {
+        processInWindow(key, value, window, window, null);
+      }
     } else {
       for (BoundedWindow window : new LinkedHashSet<>(windows)) {
-        processInWindow(key, value, window);
+        if (!droppedAsLate(window)) {
+          processInWindow(key, value, window, window, null);
+        }
       }
     }
   }
 
-  private void processInWindow(K key, WindowedValue<KV<K, InT>> value, BoundedWindow window) {
-    Instant inputWatermark = timers.currentInputWatermarkTime();
-    Instant gcTime = LateDataUtils.garbageCollectionTime(window, strategy);
-    // LateDataDroppingDoFnRunner: a window whose garbage collection is past is dropped.
-    if (gcTime.isBefore(inputWatermark)) {
+  /** LateDataDroppingDoFnRunner: a window whose garbage collection is past is dropped. */
+  private boolean droppedAsLate(BoundedWindow window) {
+    if (LateDataUtils.garbageCollectionTime(window, strategy)
+        .isBefore(timers.currentInputWatermarkTime())) {
       droppedDueToLateness.inc();
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * An element under merging windows, as ReduceFnRunner.processElements: its windows merge with the
+   * key's active windows first (mergeWindows), then it goes into the windows they merged into.
+   */
+  private void processMergingElement(K key, WindowedValue<KV<K, InT>> value) {
+    LinkedHashSet<BoundedWindow> windows = new LinkedHashSet<>();
+    for (BoundedWindow window : value.getWindows()) {
+      if (!droppedAsLate(window)) {
+        windows.add(window);
+      }
+    }
+    if (windows.isEmpty()) {
       return;
     }
-    enter(key, window);
+    currentKey = key;
+    ValueState<MergingWindows> windowsCell = state.state(StateNamespaces.global(), windowsTag);
+    MergingWindows active = windowsCell.read();
+    if (active == null) {
+      active = MergingWindows.empty();
+    }
+    Map<BoundedWindow, BoundedWindow> mergedInto = new HashMap<>();
+    Map<BoundedWindow, WindowPaneState> mergedPanes = new HashMap<>();
+    List<MergingWindows.Merge> merges;
+    try {
+      merges = active.merges(windowFn, windows);
+    } catch (Exception e) {
+      throw UserCodeException.wrapIf(!(e instanceof RuntimeException), e);
+    }
+    for (MergingWindows.Merge merge : merges) {
+      mergedPanes.put(merge.result(), applyMerge(key, active, merge));
+      for (BoundedWindow window : merge.toBeMerged()) {
+        mergedInto.put(window, merge.result());
+      }
+    }
+    LinkedHashSet<BoundedWindow> targets = new LinkedHashSet<>();
+    for (BoundedWindow window : windows) {
+      targets.add(mergedInto.getOrDefault(window, window));
+    }
+    for (BoundedWindow window : targets) {
+      BoundedWindow stateWindow = active.active.getOrDefault(window, window);
+      WindowPaneState pane =
+          processInWindow(key, value, window, stateWindow, mergedPanes.remove(window));
+      if (pane != null) {
+        // ensureWindowIsActive, and a window whose trigger finished is no longer active.
+        if (pane.closed) {
+          active.active.remove(window);
+        } else {
+          active.active.putIfAbsent(window, stateWindow);
+        }
+      }
+    }
+    // A merge of active windows alone (no element of this one in it) is written as it is.
+    for (Map.Entry<BoundedWindow, WindowPaneState> unvisited : mergedPanes.entrySet()) {
+      BoundedWindow window = unvisited.getKey();
+      state
+          .state(StateNamespaces.window(windowCoder, window), PANE_TAG)
+          .write(unvisited.getValue());
+    }
+    writeWindows(windowsCell, active);
+  }
+
+  private static void writeWindows(ValueState<MergingWindows> cell, MergingWindows windows) {
+    if (windows.active.isEmpty()) {
+      cell.clear();
+    } else {
+      cell.write(windows);
+    }
+  }
+
+  /**
+   * ReduceFnRunner's merge callback for one merge: the parts' values go where the result keeps
+   * them, their trigger state merges as the trigger's onMerge does, the result keeps its own pane
+   * info (a new window has none), and the parts that are gone lose their pane state and their
+   * end-of-window and garbage-collection timers (not their processing-time timers, which find them
+   * inactive when they fire). Returns the result's state, for the caller to write.
+   */
+  private WindowPaneState applyMerge(K key, MergingWindows windows, MergingWindows.Merge merge) {
+    BoundedWindow result = merge.result();
+    Instant inputWatermark = timers.currentInputWatermarkTime();
+    List<BoundedWindow> activeParts = new ArrayList<>();
+    for (BoundedWindow part : merge.toBeMerged()) {
+      if (windows.active.containsKey(part)) {
+        activeParts.add(part);
+      }
+    }
+    boolean resultWasActive = windows.active.containsKey(result);
+    BoundedWindow stateWindow =
+        resultWasActive
+            ? windows.active.get(result)
+            : activeParts.isEmpty() ? result : windows.active.get(activeParts.get(0));
+    List<BoundedWindow> sources = new ArrayList<>();
+    for (BoundedWindow part : activeParts) {
+      BoundedWindow source = windows.active.get(part);
+      if (!source.equals(stateWindow)) {
+        sources.add(source);
+      }
+    }
+    enter(key, result, stateWindow);
+    if (!sources.isEmpty()) {
+      mergeValues(sources);
+    }
+    ValueState<WindowPaneState> resultCell = state.state(currentNamespace, PANE_TAG);
+    WindowPaneState own = resultCell.read();
+    List<WindowPaneState> parts = new ArrayList<>(activeParts.size());
+    for (BoundedWindow part : activeParts) {
+      WindowPaneState pane =
+          part.equals(result)
+              ? own
+              : state.state(StateNamespaces.window(windowCoder, part), PANE_TAG).read();
+      parts.add(pane == null ? new WindowPaneState() : pane);
+    }
+    WindowPaneState merged = mergedPane(own, parts, inputWatermark.isAfter(result.maxTimestamp()));
+    for (BoundedWindow part : activeParts) {
+      if (part.equals(result)) {
+        continue;
+      }
+      StateNamespace namespace = StateNamespaces.window(windowCoder, part);
+      state.state(namespace, PANE_TAG).clear();
+      Instant endOfWindow = part.maxTimestamp();
+      timers.deleteTimer(
+          TimerData.of(
+              namespace, endOfWindow, endOfWindow, TimeDomain.EVENT_TIME, CausedByDrain.NORMAL));
+      Instant gcTime = LateDataUtils.garbageCollectionTime(part, strategy);
+      if (gcTime.isAfter(endOfWindow)) {
+        timers.deleteTimer(
+            TimerData.of(namespace, gcTime, gcTime, TimeDomain.EVENT_TIME, CausedByDrain.NORMAL));
+      }
+      windows.active.remove(part);
+    }
+    windows.active.put(result, stateWindow);
+    if (!resultWasActive && !merged.closed) {
+      // The result's timers, as its element sets them.
+      setWindowTimers(result, inputWatermark);
+    }
+    return merged;
+  }
+
+  /**
+   * The merged window's trigger and pane state, as the trigger state machines' onMerge leave it
+   * (AfterWatermarkEarlyAndLate, AfterPane, AfterProcessingTime): {@code own} is what the result
+   * window had (it may be one of the parts), {@code parts} the active windows merged. A merged
+   * processing-time delay also sets its timer, as AfterProcessingTime.onMerge does.
+   */
+  private WindowPaneState mergedPane(
+      WindowPaneState own, List<WindowPaneState> parts, boolean endOfWindowReached) {
+    WindowPaneState merged = new WindowPaneState();
+    merged.closed = own != null && own.closed;
+    merged.lastPane = own == null ? null : own.lastPane;
+    boolean ownIsPart = false;
+    boolean allOnTime = true;
+    boolean anyOnTime = false;
+    for (WindowPaneState part : parts) {
+      ownIsPart |= part == own;
+      allOnTime &= part.onTimeFired;
+      anyOnTime |= part.onTimeFired;
+      merged.nonEmpty |= part.nonEmpty;
+    }
+    // What the sub-triggers' merges combine: every part's state, and the result's own.
+    List<WindowPaneState> sources = parts;
+    if (own != null && !ownIsPart) {
+      sources = new ArrayList<>(parts);
+      sources.add(own);
+    }
+    if (allOnTime && endOfWindowReached) {
+      // The early trigger stays finished (its state as the result had it); the late one merges.
+      merged.onTimeFired = true;
+      if (own != null) {
+        copy(own.early, merged.early);
+      }
+      if (trigger.plain()) {
+        merged.closed = true; // FromEndOfWindow.onMerge: finished in every part and past its end
+      }
+      if (trigger.late() != null) {
+        mergeSubTrigger(trigger.late(), merged.late, sources, false);
+      }
+    } else {
+      // The early trigger merges, unless a count was finished in a part or a delay in the result
+      // (then it is cleared); the late one merges and is then cleared.
+      boolean earlyCleared =
+          switch (trigger.early().kind()) {
+            case ELEMENT_COUNT -> anyOnTime;
+            case PROCESSING_DELAY -> own != null && own.onTimeFired;
+            case NEVER -> true;
+          };
+      if (!earlyCleared) {
+        mergeSubTrigger(trigger.early(), merged.early, sources, true);
+      }
+      if (trigger.late() != null) {
+        mergeSubTrigger(trigger.late(), new WindowPaneState.SubState(), sources, false);
+      }
+    }
+    return merged;
+  }
+
+  private static void copy(WindowPaneState.SubState from, WindowPaneState.SubState to) {
+    to.count = from.count;
+    to.hasDelay = from.hasDelay;
+    to.delayedUntil = from.delayedUntil;
+  }
+
+  /**
+   * AfterPane.onMerge (the counts add up) or AfterProcessingTime.onMerge (the earliest delay, and a
+   * timer for it) into {@code into}.
+   */
+  private void mergeSubTrigger(
+      WatermarkTrigger.SubTrigger sub,
+      WindowPaneState.SubState into,
+      List<WindowPaneState> sources,
+      boolean early) {
+    for (WindowPaneState source : sources) {
+      WindowPaneState.SubState state = early ? source.early : source.late;
+      switch (sub.kind()) {
+        case ELEMENT_COUNT -> into.count += state.count;
+        case PROCESSING_DELAY -> {
+          if (state.hasDelay && (!into.hasDelay || state.delayedUntil < into.delayedUntil)) {
+            into.hasDelay = true;
+            into.delayedUntil = state.delayedUntil;
+          }
+        }
+        case NEVER -> {}
+      }
+    }
+    if (into.hasDelay) {
+      setProcessingTimer(into.delayedUntil);
+    }
+  }
+
+  /** The reduce function's onMerge: the values of {@code sources} join the current window's. */
+  private void mergeValues(List<BoundedWindow> sources) {
+    MergingStateAccessor<K, BoundedWindow> accessor =
+        new MergingStateAccessor<>() {
+          @Override
+          public <StateT extends State> StateT access(StateTag<StateT> address) {
+            return state.state(currentStateNamespace, address);
+          }
+
+          @Override
+          public <StateT extends State> Map<BoundedWindow, StateT> accessInEachMergingWindow(
+              StateTag<StateT> address) {
+            Map<BoundedWindow, StateT> each = new LinkedHashMap<>();
+            for (BoundedWindow source : sources) {
+              each.put(source, state.state(StateNamespaces.window(windowCoder, source), address));
+            }
+            return each;
+          }
+        };
+    ReduceFn<K, InT, OutT, BoundedWindow>.OnMergeContext context =
+        reduceFn.new OnMergeContext() {
+          @Override
+          public K key() {
+            return currentKey;
+          }
+
+          @Override
+          public BoundedWindow window() {
+            return currentWindow;
+          }
+
+          @Override
+          public WindowingStrategy<?, BoundedWindow> windowingStrategy() {
+            return strategy;
+          }
+
+          @Override
+          public MergingStateAccessor<K, BoundedWindow> state() {
+            return accessor;
+          }
+
+          @Override
+          public Timers timers() {
+            return windowTimers;
+          }
+        };
+    try {
+      reduceFn.onMerge(context);
+    } catch (Exception e) {
+      throw UserCodeException.wrapIf(!(e instanceof RuntimeException), e);
+    }
+  }
+
+  /**
+   * One element in one window (after any merge) whose values are in {@code stateWindow}'s
+   * namespace: ReduceFnRunner.processElement, then the firing if the trigger says so. Returns the
+   * window's state after, or null if the window's trigger had finished (the element is dropped).
+   */
+  private WindowPaneState processInWindow(
+      K key,
+      WindowedValue<KV<K, InT>> value,
+      BoundedWindow window,
+      BoundedWindow stateWindow,
+      WindowPaneState merged) {
+    Instant inputWatermark = timers.currentInputWatermarkTime();
+    enter(key, window, stateWindow);
     ValueState<WindowPaneState> cell = state.state(currentNamespace, PANE_TAG);
-    WindowPaneState pane = cell.read();
+    WindowPaneState pane = merged != null ? merged : cell.read();
     boolean created = pane == null;
     if (created) {
       pane = new WindowPaneState();
     } else if (pane.closed) {
       droppedDueToClosedWindow.inc();
-      return;
+      if (merged != null) {
+        cell.write(merged);
+      }
+      return null;
     }
     currentState = pane;
     currentValue = value;
@@ -274,10 +605,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     boolean endOfWindowReached = inputWatermark.getMillis() > maxTimestamp;
     if (created) {
       // runners-core sets both for every element; once per window is the same set of timers.
-      setEventTimer(gcTime);
-      if (!endOfWindowReached) {
-        setEventTimer(window.maxTimestamp());
-      }
+      setWindowTimers(window, inputWatermark);
     }
     pane.nonEmpty = true;
     try {
@@ -285,27 +613,23 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     } catch (Exception e) {
       throw UserCodeException.wrapIf(!(e instanceof RuntimeException), e);
     }
-    // The current sub-trigger's onElement.
-    WatermarkTrigger.SubTrigger active = pane.onTimeFired ? trigger.late() : trigger.early();
-    switch (active.kind()) {
-      case ELEMENT_COUNT -> pane.count++;
-      case PROCESSING_DELAY -> {
-        if (!pane.hasDelay) {
-          long target = timers.currentProcessingTime().getMillis() + active.amount();
-          pane.hasDelay = true;
-          pane.delayedUntil = target;
-          Instant at = new Instant(target);
-          timers.setTimer(
-              TimerData.of(
-                  currentNamespace, at, at, TimeDomain.PROCESSING_TIME, CausedByDrain.NORMAL));
-        }
+    // AfterWatermarkEarlyAndLate.onElement: the first unfinished sub-trigger sees the element, or
+    // under merging windows every one does.
+    if (merging) {
+      onElement(trigger.early(), pane.early);
+      if (trigger.late() != null) {
+        onElement(trigger.late(), pane.late);
       }
-      case NEVER -> {}
+    } else if (pane.onTimeFired) {
+      onElement(trigger.late(), pane.late);
+    } else {
+      onElement(trigger.early(), pane.early);
     }
     if (shouldFire(pane, endOfWindowReached)) {
       fire(pane, endOfWindowReached);
     }
     cell.write(pane);
+    return pane;
   }
 
   @Override
@@ -325,13 +649,34 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
         windows.add(window);
       }
     }
+    if (windows.isEmpty()) {
+      return;
+    }
+    currentKey = key;
+    ValueState<MergingWindows> windowsCell =
+        merging ? state.state(StateNamespaces.global(), windowsTag) : null;
+    MergingWindows active = merging ? windowsCell.read() : null;
+    if (merging && active == null) {
+      active = MergingWindows.empty();
+    }
+    boolean changed = false;
     for (BoundedWindow window : windows) {
-      onWindowTimers(key, window, inputWatermark);
+      changed |= onWindowTimers(key, window, inputWatermark, active);
+    }
+    if (changed) {
+      writeWindows(windowsCell, active);
     }
   }
 
-  private void onWindowTimers(K key, BoundedWindow window, Instant inputWatermark) {
-    enter(key, window);
+  /**
+   * The due timers of one window. Under merging windows only an active window fires (a window
+   * merged away finds its stale processing-time timers doing nothing); returns whether the key's
+   * active windows changed.
+   */
+  private boolean onWindowTimers(
+      K key, BoundedWindow window, Instant inputWatermark, MergingWindows windows) {
+    boolean active = windows == null || windows.active.containsKey(window);
+    enter(key, window, windows == null ? window : windows.active.getOrDefault(window, window));
     ValueState<WindowPaneState> cell = state.state(currentNamespace, PANE_TAG);
     WindowPaneState pane = cell.read();
     if (pane == null) {
@@ -341,12 +686,15 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     Instant gcTime = LateDataUtils.garbageCollectionTime(window, strategy);
     boolean endOfWindowReached = inputWatermark.isAfter(window.maxTimestamp());
     if (inputWatermark.isAfter(gcTime)) {
-      if (!pane.closed) {
+      if (active && !pane.closed) {
         onTrigger(pane, true);
         clearBuffer(window);
       }
       cell.clear();
-      return;
+      return windows != null && windows.active.remove(window) != null;
+    }
+    if (!active) {
+      return false;
     }
     if (!pane.closed && shouldFire(pane, endOfWindowReached)) {
       fire(pane, endOfWindowReached);
@@ -354,22 +702,40 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     // ReduceFnRunner sets the garbage-collection timer again here at the end of the window; it was
     // set with the window's first element and has not fired (that would be the branch above).
     cell.write(pane);
+    return windows != null && pane.closed && windows.active.remove(window) != null;
+  }
+
+  /** A sub-trigger's onElement: AfterPane counts, AfterProcessingTime starts its delay. */
+  private void onElement(WatermarkTrigger.SubTrigger sub, WindowPaneState.SubState state) {
+    switch (sub.kind()) {
+      case ELEMENT_COUNT -> state.count++;
+      case PROCESSING_DELAY -> {
+        if (!state.hasDelay) {
+          long target = timers.currentProcessingTime().getMillis() + sub.amount();
+          state.hasDelay = true;
+          state.delayedUntil = target;
+          setProcessingTimer(target);
+        }
+      }
+      case NEVER -> {}
+    }
   }
 
   /** The trigger's shouldFire: the early sub-trigger or the end of the window, then the late. */
   private boolean shouldFire(WindowPaneState pane, boolean endOfWindowReached) {
     if (!pane.onTimeFired) {
-      return subTriggerShouldFire(trigger.early(), pane) || endOfWindowReached;
+      return subTriggerShouldFire(trigger.early(), pane.early) || endOfWindowReached;
     }
-    return trigger.late() != null && subTriggerShouldFire(trigger.late(), pane);
+    return trigger.late() != null && subTriggerShouldFire(trigger.late(), pane.late);
   }
 
-  private boolean subTriggerShouldFire(WatermarkTrigger.SubTrigger sub, WindowPaneState pane) {
+  private boolean subTriggerShouldFire(
+      WatermarkTrigger.SubTrigger sub, WindowPaneState.SubState state) {
     return switch (sub.kind()) {
       case NEVER -> false;
-      case ELEMENT_COUNT -> pane.count >= sub.amount();
+      case ELEMENT_COUNT -> state.count >= sub.amount();
       case PROCESSING_DELAY ->
-          pane.hasDelay && timers.currentProcessingTime().getMillis() > pane.delayedUntil;
+          state.hasDelay && timers.currentProcessingTime().getMillis() > state.delayedUntil;
     };
   }
 
@@ -378,15 +744,17 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     if (!pane.onTimeFired) {
       // AfterWatermarkEarlyAndLate.onNonLateFiring: the early sub-trigger starts afresh; at the
       // end of the window it finishes, and the late one starts (or the trigger finishes).
-      pane.clearSubTrigger();
+      pane.early.clear();
       if (endOfWindowReached) {
         pane.onTimeFired = true;
         if (trigger.late() == null) {
           pane.closed = true;
+        } else {
+          pane.late.clear();
         }
       }
     } else {
-      pane.clearSubTrigger(); // onLateFiring: the late sub-trigger starts afresh
+      pane.late.clear(); // onLateFiring: the late sub-trigger starts afresh
     }
     boolean finished = pane.closed;
     onTrigger(pane, finished);
@@ -395,7 +763,8 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       clearBuffer(currentWindow);
     }
     if (finished) {
-      pane.clearSubTrigger();
+      pane.early.clear();
+      pane.late.clear();
       pane.lastPane = null;
     }
   }
@@ -451,10 +820,33 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     }
   }
 
-  private void enter(K key, BoundedWindow window) {
+  private void enter(K key, BoundedWindow window, BoundedWindow stateWindow) {
     currentKey = key;
     currentWindow = window;
     currentNamespace = StateNamespaces.window(windowCoder, window);
+    currentStateNamespace =
+        stateWindow.equals(window)
+            ? currentNamespace
+            : StateNamespaces.window(windowCoder, stateWindow);
+  }
+
+  /**
+   * The current window's garbage-collection timer, and its end-of-window timer unless the watermark
+   * passed it (one timer when there is no allowed lateness: same id, same time).
+   */
+  private void setWindowTimers(BoundedWindow window, Instant inputWatermark) {
+    Instant gcTime = LateDataUtils.garbageCollectionTime(window, strategy);
+    setEventTimer(gcTime);
+    Instant endOfWindow = window.maxTimestamp();
+    if (!inputWatermark.isAfter(endOfWindow) && !endOfWindow.equals(gcTime)) {
+      setEventTimer(endOfWindow);
+    }
+  }
+
+  private void setProcessingTimer(long millis) {
+    Instant at = new Instant(millis);
+    timers.setTimer(
+        TimerData.of(currentNamespace, at, at, TimeDomain.PROCESSING_TIME, CausedByDrain.NORMAL));
   }
 
   private void setEventTimer(Instant at) {

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
 import org.apache.beam.sdk.coders.AtomicCoder;
+import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo;
 import org.apache.beam.sdk.util.VarInt;
@@ -12,16 +13,31 @@ import org.apache.beam.sdk.util.VarInt;
 /**
  * Everything {@link WatermarkTriggerGroupByKeyOperator} keeps about one window of one key besides
  * its buffered values, in one state cell: what runners-core spreads over the trigger's finished
- * bits, its sub-trigger's count or delay, the pane tracker and the non-empty-pane count (it needs
- * no holds: see {@link WatermarkTriggerGroupByKeyOperator#outputWatermarkHold}). One read and one
- * write per element instead of a dozen cells.
+ * bits, its sub-triggers' counts and delays, the pane tracker and the non-empty-pane count (it
+ * needs no holds: see {@link WatermarkTriggerGroupByKeyOperator#outputWatermarkHold}). One read and
+ * one write per element instead of a dozen cells.
  */
 final class WindowPaneState {
   private static final int CLOSED = 1;
   private static final int ON_TIME_FIRED = 1 << 1;
   private static final int NON_EMPTY = 1 << 2;
-  private static final int HAS_DELAY = 1 << 3;
-  private static final int HAS_PANE = 1 << 4;
+  private static final int HAS_PANE = 1 << 3;
+  private static final int EARLY_DELAY = 1 << 4;
+  private static final int LATE_DELAY = 1 << 5;
+
+  /** The state of one sub-trigger: the elements it counted, or when its delay ends. */
+  static final class SubState {
+    long count;
+    boolean hasDelay;
+    long delayedUntil;
+
+    /** The sub-trigger's {@code clear}. */
+    void clear() {
+      count = 0;
+      hasDelay = false;
+      delayedUntil = 0;
+    }
+  }
 
   /** The trigger finished (a watermark trigger without late firings, after its on-time pane). */
   boolean closed;
@@ -32,23 +48,16 @@ final class WindowPaneState {
   /** Elements arrived since the last firing. */
   boolean nonEmpty;
 
-  /** Elements the current sub-trigger counted. */
-  long count;
+  /**
+   * The sub-triggers' states. Over non-merging windows only the current one (early before the
+   * on-time pane, late after) sees elements; over merging windows both do, as in runners-core.
+   */
+  final SubState early = new SubState();
 
-  /** When the current sub-trigger's processing-time delay ends; {@link #hasDelay} says if set. */
-  boolean hasDelay;
-
-  long delayedUntil;
+  final SubState late = new SubState();
 
   /** The last pane emitted (index, non-speculative index, timing), if any since the last reset. */
   PaneInfo lastPane;
-
-  /** Resets the current sub-trigger (its count and delay), as its {@code clear} does. */
-  void clearSubTrigger() {
-    count = 0;
-    hasDelay = false;
-    delayedUntil = 0;
-  }
 
   /** The coder of the cell. */
   static final class StateCoder extends AtomicCoder<WindowPaneState> {
@@ -62,15 +71,21 @@ final class WindowPaneState {
           (value.closed ? CLOSED : 0)
               | (value.onTimeFired ? ON_TIME_FIRED : 0)
               | (value.nonEmpty ? NON_EMPTY : 0)
-              | (value.hasDelay ? HAS_DELAY : 0)
-              | (value.lastPane != null ? HAS_PANE : 0);
+              | (value.lastPane != null ? HAS_PANE : 0)
+              | (value.early.hasDelay ? EARLY_DELAY : 0)
+              | (value.late.hasDelay ? LATE_DELAY : 0);
       out.write(flags);
-      VarInt.encode(value.count, out);
-      if (value.hasDelay) {
-        VarInt.encode(value.delayedUntil, out);
-      }
+      encode(value.early, out);
+      encode(value.late, out);
       if (value.lastPane != null) {
         PANE_CODER.encode(value.lastPane, out);
+      }
+    }
+
+    private static void encode(SubState sub, OutputStream out) throws IOException {
+      VarInt.encode(sub.count, out);
+      if (sub.hasDelay) {
+        VarInt.encode(sub.delayedUntil, out);
       }
     }
 
@@ -84,22 +99,27 @@ final class WindowPaneState {
       state.closed = (flags & CLOSED) != 0;
       state.onTimeFired = (flags & ON_TIME_FIRED) != 0;
       state.nonEmpty = (flags & NON_EMPTY) != 0;
-      state.hasDelay = (flags & HAS_DELAY) != 0;
-      state.count = VarInt.decodeLong(in);
-      if (state.hasDelay) {
-        state.delayedUntil = VarInt.decodeLong(in);
-      }
+      decode(state.early, (flags & EARLY_DELAY) != 0, in);
+      decode(state.late, (flags & LATE_DELAY) != 0, in);
       if ((flags & HAS_PANE) != 0) {
         state.lastPane = PANE_CODER.decode(in);
       }
       return state;
     }
 
+    private static void decode(SubState sub, boolean hasDelay, InputStream in) throws IOException {
+      sub.count = VarInt.decodeLong(in);
+      sub.hasDelay = hasDelay;
+      if (hasDelay) {
+        sub.delayedUntil = VarInt.decodeLong(in);
+      }
+    }
+
     @Override
     public void verifyDeterministic() {}
 
     @Override
-    public List<? extends org.apache.beam.sdk.coders.Coder<?>> getCoderArguments() {
+    public List<? extends Coder<?>> getCoderArguments() {
       return List.of();
     }
   }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import org.apache.beam.runners.core.LateDataDroppingDoFnRunner;
 import org.apache.beam.runners.core.ReduceFnRunner;
 import org.apache.beam.runners.core.SystemReduceFn;
@@ -55,10 +56,11 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link WatermarkTriggerGroupByKeyOperator} against runners-core's reduce logic ({@link
  * GroupByKeyOperator}) on the same random inputs: elements on time, early and late (some beyond the
  * allowed lateness), watermark and processing-time steps, under every trigger {@link
- * WatermarkTrigger} describes, fixed, sliding and global windows, both accumulation modes, both
- * closing and on-time behaviours, buffering and combining. After every step both must have emitted
- * the same panes (key, window, timestamp, pane info, values) and give the same output watermark; at
- * the end they must have dropped the same elements.
+ * WatermarkTrigger} describes, fixed, sliding, session (merging) and global windows, both
+ * accumulation modes, both closing and on-time behaviours, buffering and combining. After every
+ * step both must have emitted the same panes (key, window, timestamp, pane info, values) and give
+ * the same output watermark; at the end they must have dropped the same elements. Every third
+ * scenario snapshots the operator half way and resumes it in a new instance on rocksdb or lmdb.
  */
 class WatermarkTriggerGroupByKeyOperatorTest {
   private static final String[] KEYS = {"a", "b", "c"};
@@ -68,7 +70,7 @@ class WatermarkTriggerGroupByKeyOperatorTest {
   @Test
   void emitsExactlyWhatRunnersCoreEmitsOnRandomInputs() throws Exception {
     Random random = new Random(20261205);
-    for (int scenario = 0; scenario < 400; scenario++) {
+    for (int scenario = 0; scenario < 600; scenario++) {
       WindowingStrategy<?, ?> strategy = randomStrategy(random);
       boolean combining = random.nextBoolean();
       long seed = random.nextLong();
@@ -94,11 +96,10 @@ class WatermarkTriggerGroupByKeyOperatorTest {
                                 .plusDelayOf(Duration.millis(5)))
                         .withLateFirings(AfterPane.elementCountAtLeast(1))))
             .isPresent());
-    // Merging windows, other output times, aligned processing time and other triggers:
-    // runners-core.
     assertTrue(
         WatermarkTrigger.of(WindowingStrategy.of(Sessions.withGapDuration(Duration.millis(5))))
-            .isEmpty());
+            .isPresent());
+    // Other output times, aligned processing time and other triggers: runners-core.
     assertTrue(
         WatermarkTrigger.of(fixed.withTimestampCombiner(TimestampCombiner.EARLIEST)).isEmpty());
     assertTrue(
@@ -187,6 +188,35 @@ class WatermarkTriggerGroupByKeyOperatorTest {
             fast,
             watermark,
             "step " + step + ": " + what);
+        if (step == 75 && n % 3 == 0) {
+          // A snapshot between bundles, resumed by a new instance on another engine.
+          fast.finishBundle();
+          Path checkpoint = directory.resolve("checkpoint-" + n);
+          TestOperatorContext.Snapshot snapshot = new TestOperatorContext.Snapshot(1, checkpoint);
+          fast.snapshotState(snapshot);
+          CompletableFuture.allOf(snapshot.asyncParts.toArray(new CompletableFuture<?>[0])).get();
+          fast.close();
+          String engine = n % 2 == 0 ? "rocksdb" : "lmdb";
+          fast =
+              new WatermarkTriggerGroupByKeyOperator<>(
+                  new GroupByKeyOperator.Spec<>(
+                      fastSpec.stepName(),
+                      fastSpec.options(),
+                      fastSpec.keyCoder(),
+                      fastSpec.windowingStrategy(),
+                      fastSpec.reduceFn(),
+                      engine,
+                      fastSpec.metrics()));
+          fastContext =
+              new TestOperatorContext(Files.createDirectories(directory.resolve("resumed-" + n)))
+                  .restoringFrom(1, List.of(checkpoint))
+                  .recordingAs(WatermarkTriggerGroupByKeyOperatorTest::describe);
+          fastContext.setProcessingTime(now);
+          fast.open(fastContext);
+          fast.startBundle();
+          compare(
+              referenceContext, fastContext, reference, fast, watermark, "resumed on " + engine);
+        }
       }
       reference.advanceWatermark(Long.MAX_VALUE);
       fast.advanceWatermark(Long.MAX_VALUE);
@@ -291,9 +321,10 @@ class WatermarkTriggerGroupByKeyOperatorTest {
 
   private static WindowingStrategy<?, ?> randomStrategy(Random random) {
     WindowFn<?, ?> windowFn =
-        switch (random.nextInt(5)) {
+        switch (random.nextInt(7)) {
           case 0, 1 -> FixedWindows.of(Duration.millis(10 + random.nextInt(20)));
-          case 2, 3 -> SlidingWindows.of(Duration.millis(20)).every(Duration.millis(10));
+          case 2 -> SlidingWindows.of(Duration.millis(20)).every(Duration.millis(10));
+          case 3, 4, 5 -> Sessions.withGapDuration(Duration.millis(3 + random.nextInt(15)));
           default -> new GlobalWindows();
         };
     Trigger trigger;
