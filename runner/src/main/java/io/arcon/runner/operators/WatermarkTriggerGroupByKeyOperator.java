@@ -5,16 +5,12 @@ import io.arcon.runner.state.KeyedTimerInternals;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.runners.core.LateDataDroppingDoFnRunner;
 import org.apache.beam.runners.core.LateDataUtils;
-import org.apache.beam.runners.core.MergingStateAccessor;
-import org.apache.beam.runners.core.ReduceFn;
 import org.apache.beam.runners.core.ReduceFnRunner;
-import org.apache.beam.runners.core.StateAccessor;
 import org.apache.beam.runners.core.StateNamespace;
 import org.apache.beam.runners.core.StateNamespaces;
 import org.apache.beam.runners.core.StateTag;
@@ -24,9 +20,7 @@ import org.apache.beam.runners.core.TimerInternals.TimerData;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.MetricName;
-import org.apache.beam.sdk.state.State;
 import org.apache.beam.sdk.state.TimeDomain;
-import org.apache.beam.sdk.state.Timers;
 import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo;
@@ -84,26 +78,16 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
   private Counter droppedDueToLateness;
   private Counter droppedDueToClosedWindow;
 
-  /** The window being worked on, and its key: what the reduce function's contexts see. */
-  private K currentKey;
-
-  private BoundedWindow currentWindow;
-  private StateNamespace currentNamespace;
-
-  /** Where the current window's values are: its own namespace, or a merged window's part's. */
-  private StateNamespace currentStateNamespace;
+  /** The window being worked on, its key and where its values are. */
+  private ReduceFnContexts<K, InT, OutT> contexts;
 
   /** Merging windows: the active windows of the key (cell in the global namespace). */
   private StateTag<ValueState<MergingWindows>> windowsTag;
 
-  private WindowedValue<KV<K, InT>> currentValue;
-  private PaneInfo currentPane;
+  /** The state of the window whose pane is being output, and whether it is its last. */
   private WindowPaneState currentState;
-  private boolean currentFinished;
 
-  private Timers windowTimers;
-  private ReduceFn<K, InT, OutT, BoundedWindow>.ProcessValueContext valueContext;
-  private ReduceFn<K, InT, OutT, BoundedWindow>.OnTriggerContext triggerContext;
+  private boolean currentFinished;
 
   WatermarkTriggerGroupByKeyOperator(GroupByKeyOperator.Spec<K, InT, OutT> spec) {
     super(spec);
@@ -145,108 +129,27 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
             .getCounter(
                 MetricName.named(
                     ReduceFnRunner.class, ReduceFnRunner.DROPPED_DUE_TO_CLOSED_WINDOW));
-    StateAccessor<K> accessor =
-        new StateAccessor<>() {
-          @Override
-          public <StateT extends State> StateT access(StateTag<StateT> address) {
-            return state.state(currentStateNamespace, address);
-          }
-        };
-    windowTimers = new WindowTimers();
-    valueContext =
-        reduceFn.new ProcessValueContext() {
-          @Override
-          public K key() {
-            return currentKey;
-          }
-
-          @Override
-          public BoundedWindow window() {
-            return currentWindow;
-          }
-
-          @Override
-          public WindowingStrategy<?, BoundedWindow> windowingStrategy() {
-            return strategy;
-          }
-
-          @Override
-          public StateAccessor<K> state() {
-            return accessor;
-          }
-
-          @Override
-          public Timers timers() {
-            return windowTimers;
-          }
-
-          @Override
-          public InT value() {
-            return currentValue.getValue().getValue();
-          }
-
-          @Override
-          public CausedByDrain causedByDrain() {
-            return currentValue.causedByDrain();
-          }
-
-          @Override
-          public Instant timestamp() {
-            return currentValue.getTimestamp();
-          }
-        };
-    triggerContext =
-        reduceFn.new OnTriggerContext() {
-          @Override
-          public K key() {
-            return currentKey;
-          }
-
-          @Override
-          public BoundedWindow window() {
-            return currentWindow;
-          }
-
-          @Override
-          public WindowingStrategy<?, BoundedWindow> windowingStrategy() {
-            return strategy;
-          }
-
-          @Override
-          public StateAccessor<K> state() {
-            return accessor;
-          }
-
-          @Override
-          public Timers timers() {
-            return windowTimers;
-          }
-
-          @Override
-          public PaneInfo paneInfo() {
-            return currentPane;
-          }
-
-          @Override
-          public CausedByDrain causedByDrain() {
-            return CausedByDrain.NORMAL;
-          }
-
-          @Override
-          public void output(OutT output) {
-            // As runners-core's pane tracker: the pane is remembered when it is output, unless it
-            // was the window's last.
-            if (!currentFinished) {
-              currentState.lastPane = currentPane;
-            }
-            emit(
-                WindowedValues.of(
-                    KV.of(currentKey, output),
-                    currentWindow.maxTimestamp(),
-                    currentWindow,
-                    currentPane));
-          }
-        };
+    contexts =
+        new ReduceFnContexts<>(
+            reduceFn,
+            strategy,
+            windowCoder,
+            state,
+            timers,
+            output -> {
+              // As runners-core's pane tracker: the pane is remembered when it is output, unless
+              // it was the window's last.
+              if (!currentFinished) {
+                currentState.lastPane = contexts.pane();
+              }
+              BoundedWindow window = contexts.window();
+              emit(
+                  WindowedValues.of(
+                      KV.of(contexts.key(), output),
+                      window.maxTimestamp(),
+                      window,
+                      contexts.pane()));
+            });
   }
 
   /**
@@ -308,7 +211,6 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     if (windows.isEmpty()) {
       return;
     }
-    currentKey = key;
     ValueState<MergingWindows> windowsCell = state.state(StateNamespaces.global(), windowsTag);
     MergingWindows active = windowsCell.read();
     if (active == null) {
@@ -391,11 +293,11 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
         sources.add(source);
       }
     }
-    enter(key, result, stateWindow);
+    contexts.enter(key, result, stateWindow);
     if (!sources.isEmpty()) {
-      mergeValues(sources);
+      contexts.mergeValues(sources);
     }
-    ValueState<WindowPaneState> resultCell = state.state(currentNamespace, PANE_TAG);
+    ValueState<WindowPaneState> resultCell = state.state(contexts.namespace(), PANE_TAG);
     WindowPaneState own = resultCell.read();
     List<WindowPaneState> parts = new ArrayList<>(activeParts.size());
     for (BoundedWindow part : activeParts) {
@@ -521,59 +423,6 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     }
   }
 
-  /** The reduce function's onMerge: the values of {@code sources} join the current window's. */
-  private void mergeValues(List<BoundedWindow> sources) {
-    MergingStateAccessor<K, BoundedWindow> accessor =
-        new MergingStateAccessor<>() {
-          @Override
-          public <StateT extends State> StateT access(StateTag<StateT> address) {
-            return state.state(currentStateNamespace, address);
-          }
-
-          @Override
-          public <StateT extends State> Map<BoundedWindow, StateT> accessInEachMergingWindow(
-              StateTag<StateT> address) {
-            Map<BoundedWindow, StateT> each = new LinkedHashMap<>();
-            for (BoundedWindow source : sources) {
-              each.put(source, state.state(StateNamespaces.window(windowCoder, source), address));
-            }
-            return each;
-          }
-        };
-    ReduceFn<K, InT, OutT, BoundedWindow>.OnMergeContext context =
-        reduceFn.new OnMergeContext() {
-          @Override
-          public K key() {
-            return currentKey;
-          }
-
-          @Override
-          public BoundedWindow window() {
-            return currentWindow;
-          }
-
-          @Override
-          public WindowingStrategy<?, BoundedWindow> windowingStrategy() {
-            return strategy;
-          }
-
-          @Override
-          public MergingStateAccessor<K, BoundedWindow> state() {
-            return accessor;
-          }
-
-          @Override
-          public Timers timers() {
-            return windowTimers;
-          }
-        };
-    try {
-      reduceFn.onMerge(context);
-    } catch (Exception e) {
-      throw UserCodeException.wrapIf(!(e instanceof RuntimeException), e);
-    }
-  }
-
   /**
    * One element in one window (after any merge) whose values are in {@code stateWindow}'s
    * namespace: ReduceFnRunner.processElement, then the firing if the trigger says so. Returns the
@@ -586,8 +435,8 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       BoundedWindow stateWindow,
       WindowPaneState merged) {
     Instant inputWatermark = timers.currentInputWatermarkTime();
-    enter(key, window, stateWindow);
-    ValueState<WindowPaneState> cell = state.state(currentNamespace, PANE_TAG);
+    contexts.enter(key, window, stateWindow);
+    ValueState<WindowPaneState> cell = state.state(contexts.namespace(), PANE_TAG);
     WindowPaneState pane = merged != null ? merged : cell.read();
     boolean created = pane == null;
     if (created) {
@@ -600,7 +449,6 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       return null;
     }
     currentState = pane;
-    currentValue = value;
     long maxTimestamp = window.maxTimestamp().getMillis();
     boolean endOfWindowReached = inputWatermark.getMillis() > maxTimestamp;
     if (created) {
@@ -608,11 +456,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       setWindowTimers(window, inputWatermark);
     }
     pane.nonEmpty = true;
-    try {
-      reduceFn.processValue(valueContext);
-    } catch (Exception e) {
-      throw UserCodeException.wrapIf(!(e instanceof RuntimeException), e);
-    }
+    contexts.addValue(value);
     // AfterWatermarkEarlyAndLate.onElement: the first unfinished sub-trigger sees the element, or
     // under merging windows every one does.
     if (merging) {
@@ -652,7 +496,6 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     if (windows.isEmpty()) {
       return;
     }
-    currentKey = key;
     ValueState<MergingWindows> windowsCell =
         merging ? state.state(StateNamespaces.global(), windowsTag) : null;
     MergingWindows active = merging ? windowsCell.read() : null;
@@ -676,8 +519,9 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
   private boolean onWindowTimers(
       K key, BoundedWindow window, Instant inputWatermark, MergingWindows windows) {
     boolean active = windows == null || windows.active.containsKey(window);
-    enter(key, window, windows == null ? window : windows.active.getOrDefault(window, window));
-    ValueState<WindowPaneState> cell = state.state(currentNamespace, PANE_TAG);
+    contexts.enter(
+        key, window, windows == null ? window : windows.active.getOrDefault(window, window));
+    ValueState<WindowPaneState> cell = state.state(contexts.namespace(), PANE_TAG);
     WindowPaneState pane = cell.read();
     if (pane == null) {
       pane = new WindowPaneState();
@@ -688,7 +532,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     if (inputWatermark.isAfter(gcTime)) {
       if (active && !pane.closed) {
         onTrigger(pane, true);
-        clearBuffer(window);
+        contexts.clearValues();
       }
       cell.clear();
       return windows != null && windows.active.remove(window) != null;
@@ -760,7 +604,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     onTrigger(pane, finished);
     pane.nonEmpty = false;
     if (finished || discarding) {
-      clearBuffer(currentWindow);
+      contexts.clearValues();
     }
     if (finished) {
       pane.early.clear();
@@ -771,7 +615,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
 
   /** ReduceFnRunner.onTrigger: works out the pane and outputs it if it must. */
   private void onTrigger(WindowPaneState pane, boolean finished) {
-    BoundedWindow window = currentWindow;
+    BoundedWindow window = contexts.window();
     Instant inputWatermark = timers.currentInputWatermarkTime();
     boolean empty = !pane.nonEmpty;
     if (empty && !fireAlwaysOnClose && !fireAlwaysOnTime) {
@@ -783,13 +627,8 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
             || (paneInfo.getTiming() == Timing.ON_TIME && fireAlwaysOnTime)
             || (finished && fireAlwaysOnClose);
     if (emitPane) {
-      currentPane = paneInfo;
       currentFinished = finished;
-      try {
-        reduceFn.onTrigger(triggerContext);
-      } catch (Exception e) {
-        throw UserCodeException.wrapIf(!(e instanceof RuntimeException), e);
-      }
+      contexts.outputPane(paneInfo);
     }
   }
 
@@ -812,24 +651,6 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     return PaneInfo.createPane(first, last, timing, index, nonSpeculativeIndex);
   }
 
-  private void clearBuffer(BoundedWindow window) {
-    try {
-      reduceFn.clearState(valueContext);
-    } catch (Exception e) {
-      throw UserCodeException.wrapIf(!(e instanceof RuntimeException), e);
-    }
-  }
-
-  private void enter(K key, BoundedWindow window, BoundedWindow stateWindow) {
-    currentKey = key;
-    currentWindow = window;
-    currentNamespace = StateNamespaces.window(windowCoder, window);
-    currentStateNamespace =
-        stateWindow.equals(window)
-            ? currentNamespace
-            : StateNamespaces.window(windowCoder, stateWindow);
-  }
-
   /**
    * The current window's garbage-collection timer, and its end-of-window timer unless the watermark
    * passed it (one timer when there is no allowed lateness: same id, same time).
@@ -846,47 +667,12 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
   private void setProcessingTimer(long millis) {
     Instant at = new Instant(millis);
     timers.setTimer(
-        TimerData.of(currentNamespace, at, at, TimeDomain.PROCESSING_TIME, CausedByDrain.NORMAL));
+        TimerData.of(
+            contexts.namespace(), at, at, TimeDomain.PROCESSING_TIME, CausedByDrain.NORMAL));
   }
 
   private void setEventTimer(Instant at) {
     timers.setTimer(
-        TimerData.of(currentNamespace, at, at, TimeDomain.EVENT_TIME, CausedByDrain.NORMAL));
-  }
-
-  /** Timers of the current window, for a reduce function that asks (the system ones do not). */
-  private final class WindowTimers implements Timers {
-    @Override
-    public void setTimer(Instant timestamp, TimeDomain timeDomain) {
-      setTimer(timestamp, timestamp, timeDomain);
-    }
-
-    @Override
-    public void setTimer(Instant timestamp, Instant outputTimestamp, TimeDomain timeDomain) {
-      timers.setTimer(
-          TimerData.of(
-              currentNamespace, timestamp, outputTimestamp, timeDomain, CausedByDrain.NORMAL));
-    }
-
-    @Override
-    public void deleteTimer(Instant timestamp, TimeDomain timeDomain) {
-      timers.deleteTimer(
-          TimerData.of(currentNamespace, timestamp, timestamp, timeDomain, CausedByDrain.NORMAL));
-    }
-
-    @Override
-    public Instant currentProcessingTime() {
-      return timers.currentProcessingTime();
-    }
-
-    @Override
-    public Instant currentSynchronizedProcessingTime() {
-      return timers.currentSynchronizedProcessingTime();
-    }
-
-    @Override
-    public Instant currentEventTime() {
-      return timers.currentInputWatermarkTime();
-    }
+        TimerData.of(contexts.namespace(), at, at, TimeDomain.EVENT_TIME, CausedByDrain.NORMAL));
   }
 }
