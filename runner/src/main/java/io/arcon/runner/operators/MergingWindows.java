@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.coders.Coder;
@@ -15,11 +16,12 @@ import org.apache.beam.sdk.transforms.windowing.WindowFn;
 import org.apache.beam.sdk.util.VarInt;
 
 /**
- * The active windows of one key under a merging {@link WindowFn}, each with the window whose
- * namespace holds its values (its state window): a merged window keeps the values where one of its
- * parts had them, so a session that grows by an element moves nothing, only its bounds. What
+ * The windows of one key under a merging {@link WindowFn}, each with the window whose namespace
+ * holds its values, pane state and timers (its state window): a merged window keeps them where one
+ * of its parts had them, so a session that grows by an element moves nothing, only its bounds. What
  * runners-core's {@code MergingActiveWindowSet} keeps as state address windows, collapsed to one
- * per window.
+ * per window; besides the active windows, the closed ones (trigger finished) until their garbage
+ * collection, so that an element of the same window is dropped.
  */
 final class MergingWindows {
   /** A merge {@link WindowFn#mergeWindows} asked for. */
@@ -28,12 +30,36 @@ final class MergingWindows {
   /** Active window → its state window, in the order they became active. */
   final LinkedHashMap<BoundedWindow, BoundedWindow> active;
 
-  MergingWindows(LinkedHashMap<BoundedWindow, BoundedWindow> active) {
+  /** Closed windows, until their garbage collection; they keep no state window. */
+  final LinkedHashSet<BoundedWindow> closed;
+
+  MergingWindows(
+      LinkedHashMap<BoundedWindow, BoundedWindow> active, LinkedHashSet<BoundedWindow> closed) {
     this.active = active;
+    this.closed = closed;
   }
 
   static MergingWindows empty() {
-    return new MergingWindows(new LinkedHashMap<>());
+    return new MergingWindows(new LinkedHashMap<>(), new LinkedHashSet<>());
+  }
+
+  boolean isEmpty() {
+    return active.isEmpty() && closed.isEmpty();
+  }
+
+  /** Where {@code window}'s values and pane state are: its state window, or itself if new. */
+  BoundedWindow stateWindowOf(BoundedWindow window) {
+    return active.getOrDefault(window, window);
+  }
+
+  /** The active window whose state window is {@code stateWindow}, or null. */
+  BoundedWindow windowOfStateWindow(BoundedWindow stateWindow) {
+    for (Map.Entry<BoundedWindow, BoundedWindow> e : active.entrySet()) {
+      if (e.getValue().equals(stateWindow)) {
+        return e.getKey();
+      }
+    }
+    return null;
   }
 
   /**
@@ -74,8 +100,17 @@ final class MergingWindows {
 
     @Override
     public void encode(MergingWindows value, OutputStream out) throws IOException {
-      VarInt.encode(value.active.size(), out);
-      for (Map.Entry<BoundedWindow, BoundedWindow> e : value.active.entrySet()) {
+      encode(value.active, out);
+      VarInt.encode(value.closed.size(), out);
+      for (BoundedWindow window : value.closed) {
+        windowCoder.encode(window, out);
+      }
+    }
+
+    private void encode(Map<BoundedWindow, BoundedWindow> windows, OutputStream out)
+        throws IOException {
+      VarInt.encode(windows.size(), out);
+      for (Map.Entry<BoundedWindow, BoundedWindow> e : windows.entrySet()) {
         windowCoder.encode(e.getKey(), out);
         boolean itself = e.getValue().equals(e.getKey());
         out.write(itself ? 1 : 0);
@@ -87,14 +122,25 @@ final class MergingWindows {
 
     @Override
     public MergingWindows decode(InputStream in) throws IOException {
+      LinkedHashMap<BoundedWindow, BoundedWindow> active = decodeWindows(in);
       int n = VarInt.decodeInt(in);
-      LinkedHashMap<BoundedWindow, BoundedWindow> active = new LinkedHashMap<>();
+      LinkedHashSet<BoundedWindow> closed = new LinkedHashSet<>();
+      for (int i = 0; i < n; i++) {
+        closed.add(windowCoder.decode(in));
+      }
+      return new MergingWindows(active, closed);
+    }
+
+    private LinkedHashMap<BoundedWindow, BoundedWindow> decodeWindows(InputStream in)
+        throws IOException {
+      int n = VarInt.decodeInt(in);
+      LinkedHashMap<BoundedWindow, BoundedWindow> windows = new LinkedHashMap<>();
       for (int i = 0; i < n; i++) {
         BoundedWindow window = windowCoder.decode(in);
         int itself = in.read();
-        active.put(window, itself == 1 ? window : windowCoder.decode(in));
+        windows.put(window, itself == 1 ? window : windowCoder.decode(in));
       }
-      return new MergingWindows(active);
+      return windows;
     }
 
     @Override

@@ -176,9 +176,14 @@ final class ReduceFnContexts<K, InT, OutT> {
     return window;
   }
 
-  /** The current window's own namespace: its pane state and timers. */
+  /** The current window's own namespace: its processing-time timers. */
   StateNamespace namespace() {
     return namespace;
+  }
+
+  /** The current window's state window's namespace: its values, pane state and window timers. */
+  StateNamespace stateNamespace() {
+    return stateNamespace;
   }
 
   /** The reduce function's processValue: {@code element} joins the current window's values. */

@@ -1,5 +1,6 @@
 package io.arcon.runner.operators;
 
+import io.arcon.runner.metrics.OperatorMetrics;
 import io.arcon.runner.state.BackendStateInternals;
 import io.arcon.runner.state.KeyedTimerInternals;
 import java.util.ArrayList;
@@ -60,6 +61,14 @@ import org.joda.time.Instant;
  */
 final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     extends KeyedGroupingOperator<K, InT, OutT> {
+
+  /** Ids of a window's end-of-window and garbage-collection timers, in its state window. */
+  private static final String END_OF_WINDOW_TIMER = "eow";
+
+  private static final String GARBAGE_COLLECTION_TIMER = "gc";
+
+  /** Id of a closed merging window's garbage-collection timer, in its own namespace. */
+  private static final String CLOSED_GARBAGE_COLLECTION_TIMER = "closed-gc";
 
   private static final StateTag<ValueState<WindowPaneState>> PANE_TAG =
       StateTags.makeSystemTagInternal(StateTags.value("pane", WindowPaneState.StateCoder.INSTANCE));
@@ -168,6 +177,22 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
 
   @Override
   protected void processKeyedElement(K key, WindowedValue<KV<K, InT>> value) {
+    inStep(() -> processScoped(key, value));
+  }
+
+  /**
+   * Runs {@code work} with the step's metrics container current, as the DoFn runner around
+   * runners-core's reduce logic does: a CombineFn or a WindowFn reports its metrics to its step.
+   */
+  private void inStep(OperatorMetrics.Action work) {
+    try {
+      spec.metrics().scoped(work);
+    } catch (Exception e) {
+      throw UserCodeException.wrapIf(!(e instanceof RuntimeException), e);
+    }
+  }
+
+  private void processScoped(K key, WindowedValue<KV<K, InT>> value) {
     if (merging) {
       processMergingElement(key, value);
       return;
@@ -235,30 +260,45 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       targets.add(mergedInto.getOrDefault(window, window));
     }
     for (BoundedWindow window : targets) {
-      BoundedWindow stateWindow = active.active.getOrDefault(window, window);
+      if (active.closed.contains(window)) {
+        droppedDueToClosedWindow.inc(); // its trigger finished
+        continue;
+      }
+      boolean isNew = !active.active.containsKey(window);
+      if (isNew && active.windowOfStateWindow(window) != null) {
+        throw new IllegalStateException(
+            windowFn
+                + " made window "
+                + window
+                + " anew without merging it into "
+                + active.windowOfStateWindow(window)
+                + ", which was merged from a window equal to it; ArconRunner's grouping of merging"
+                + " windows needs a merged window's parts to merge with it again");
+      }
+      BoundedWindow stateWindow = active.stateWindowOf(window);
       WindowPaneState pane =
           processInWindow(key, value, window, stateWindow, mergedPanes.remove(window));
       if (pane != null) {
         // ensureWindowIsActive, and a window whose trigger finished is no longer active.
         if (pane.closed) {
-          active.active.remove(window);
-        } else {
-          active.active.putIfAbsent(window, stateWindow);
+          close(active, window);
+        } else if (isNew) {
+          active.active.put(window, stateWindow);
         }
       }
     }
     // A merge of active windows alone (no element of this one in it) is written as it is.
     for (Map.Entry<BoundedWindow, WindowPaneState> unvisited : mergedPanes.entrySet()) {
-      BoundedWindow window = unvisited.getKey();
+      BoundedWindow stateWindow = active.stateWindowOf(unvisited.getKey());
       state
-          .state(StateNamespaces.window(windowCoder, window), PANE_TAG)
+          .state(StateNamespaces.window(windowCoder, stateWindow), PANE_TAG)
           .write(unvisited.getValue());
     }
     writeWindows(windowsCell, active);
   }
 
   private static void writeWindows(ValueState<MergingWindows> cell, MergingWindows windows) {
-    if (windows.active.isEmpty()) {
+    if (windows.isEmpty()) {
       cell.clear();
     } else {
       cell.write(windows);
@@ -266,11 +306,13 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
   }
 
   /**
-   * ReduceFnRunner's merge callback for one merge: the parts' values go where the result keeps
-   * them, their trigger state merges as the trigger's onMerge does, the result keeps its own pane
-   * info (a new window has none), and the parts that are gone lose their pane state and their
-   * end-of-window and garbage-collection timers (not their processing-time timers, which find them
-   * inactive when they fire). Returns the result's state, for the caller to write.
+   * ReduceFnRunner's merge callback for one merge: the parts' values go where the result keeps them
+   * (its state window), their trigger state merges as the trigger's onMerge does, the result keeps
+   * its own pane info (a new window has none), and the parts that are gone lose their pane state
+   * and their end-of-window and garbage-collection timers (not their processing-time timers, which
+   * find them inactive when they fire). The state window's timers move to the result's times:
+   * runners-core deletes the parts' and sets the result's. Returns the result's state, for the
+   * caller to write.
    */
   private WindowPaneState applyMerge(K key, MergingWindows windows, MergingWindows.Merge merge) {
     BoundedWindow result = merge.result();
@@ -282,6 +324,9 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       }
     }
     boolean resultWasActive = windows.active.containsKey(result);
+    // A result that is a closed window (not active) keeps its finished trigger, as runners-core's
+    // finished bits in that window's namespace.
+    boolean resultWasClosed = !resultWasActive && windows.closed.remove(result);
     BoundedWindow stateWindow =
         resultWasActive
             ? windows.active.get(result)
@@ -297,40 +342,72 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     if (!sources.isEmpty()) {
       contexts.mergeValues(sources);
     }
-    ValueState<WindowPaneState> resultCell = state.state(contexts.namespace(), PANE_TAG);
-    WindowPaneState own = resultCell.read();
+    WindowPaneState own =
+        resultWasActive ? pane(stateWindow) : resultWasClosed ? closedPane() : null;
     List<WindowPaneState> parts = new ArrayList<>(activeParts.size());
     for (BoundedWindow part : activeParts) {
-      WindowPaneState pane =
-          part.equals(result)
-              ? own
-              : state.state(StateNamespaces.window(windowCoder, part), PANE_TAG).read();
+      WindowPaneState pane = part.equals(result) ? own : pane(windows.active.get(part));
       parts.add(pane == null ? new WindowPaneState() : pane);
     }
     WindowPaneState merged = mergedPane(own, parts, inputWatermark.isAfter(result.maxTimestamp()));
     for (BoundedWindow part : activeParts) {
-      if (part.equals(result)) {
-        continue;
+      BoundedWindow partState = windows.active.remove(part);
+      if (!part.equals(result) && !partState.equals(stateWindow)) {
+        dropWindowState(partState);
       }
-      StateNamespace namespace = StateNamespaces.window(windowCoder, part);
-      state.state(namespace, PANE_TAG).clear();
-      Instant endOfWindow = part.maxTimestamp();
-      timers.deleteTimer(
-          TimerData.of(
-              namespace, endOfWindow, endOfWindow, TimeDomain.EVENT_TIME, CausedByDrain.NORMAL));
-      Instant gcTime = LateDataUtils.garbageCollectionTime(part, strategy);
-      if (gcTime.isAfter(endOfWindow)) {
-        timers.deleteTimer(
-            TimerData.of(namespace, gcTime, gcTime, TimeDomain.EVENT_TIME, CausedByDrain.NORMAL));
-      }
-      windows.active.remove(part);
     }
     windows.active.put(result, stateWindow);
-    if (!resultWasActive && !merged.closed) {
-      // The result's timers, as its element sets them.
+    if (!resultWasActive) {
       setWindowTimers(result, inputWatermark);
     }
     return merged;
+  }
+
+  /**
+   * A closed window's state: its trigger finished with the on-time pane (the only way a modelled
+   * trigger finishes), its sub-triggers and pane info cleared.
+   */
+  private static WindowPaneState closedPane() {
+    WindowPaneState pane = new WindowPaneState();
+    pane.closed = true;
+    pane.onTimeFired = true;
+    return pane;
+  }
+
+  /**
+   * A merging window whose trigger finished: it is no longer active, and its state window goes;
+   * only its name stays, until its garbage collection, for elements of the same window to be
+   * dropped.
+   */
+  private void close(MergingWindows windows, BoundedWindow window) {
+    BoundedWindow stateWindow = windows.active.remove(window);
+    if (stateWindow == null) {
+      stateWindow = window;
+    }
+    dropWindowState(stateWindow);
+    windows.closed.add(window);
+    Instant gcTime = LateDataUtils.garbageCollectionTime(window, strategy);
+    timers.setTimer(
+        TimerData.of(
+            CLOSED_GARBAGE_COLLECTION_TIMER,
+            StateNamespaces.window(windowCoder, window),
+            gcTime,
+            gcTime,
+            TimeDomain.EVENT_TIME,
+            CausedByDrain.NORMAL));
+  }
+
+  private WindowPaneState pane(BoundedWindow stateWindow) {
+    return state.state(StateNamespaces.window(windowCoder, stateWindow), PANE_TAG).read();
+  }
+
+  /** A state window no window uses any more: its pane state and window timers go. */
+  private void dropWindowState(BoundedWindow stateWindow) {
+    StateNamespace namespace = StateNamespaces.window(windowCoder, stateWindow);
+    state.state(namespace, PANE_TAG).clear();
+    for (String id : new String[] {END_OF_WINDOW_TIMER, GARBAGE_COLLECTION_TIMER}) {
+      timers.deleteTimer(namespace, id, "", TimeDomain.EVENT_TIME);
+    }
   }
 
   /**
@@ -436,7 +513,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       WindowPaneState merged) {
     Instant inputWatermark = timers.currentInputWatermarkTime();
     contexts.enter(key, window, stateWindow);
-    ValueState<WindowPaneState> cell = state.state(contexts.namespace(), PANE_TAG);
+    ValueState<WindowPaneState> cell = state.state(contexts.stateNamespace(), PANE_TAG);
     WindowPaneState pane = merged != null ? merged : cell.read();
     boolean created = pane == null;
     if (created) {
@@ -478,50 +555,65 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
 
   @Override
   protected void onTimers(K key, List<TimerData> due) {
+    inStep(() -> onTimersScoped(key, due));
+  }
+
+  private void onTimersScoped(K key, List<TimerData> due) {
     Instant inputWatermark = timers.currentInputWatermarkTime();
+    ValueState<MergingWindows> windowsCell =
+        merging ? state.state(StateNamespaces.global(), windowsTag) : null;
+    MergingWindows known = merging ? windowsCell.read() : null;
+    if (merging && known == null) {
+      known = MergingWindows.empty();
+    }
+    boolean changed = false;
     // One activation per window, in the order of its first timer (ReduceFnRunner.onTimers).
     List<BoundedWindow> windows = new ArrayList<>(due.size());
     for (TimerData timer : due) {
       @SuppressWarnings("unchecked")
       BoundedWindow window =
           ((StateNamespaces.WindowNamespace<BoundedWindow>) timer.getNamespace()).getWindow();
-      if (timer.getDomain() != TimeDomain.EVENT_TIME
-          && inputWatermark.isAfter(window.maxTimestamp().plus(strategy.getAllowedLateness()))) {
+      if (timer.getDomain() == TimeDomain.EVENT_TIME) {
+        if (known != null) {
+          if (timer.getTimerId().equals(CLOSED_GARBAGE_COLLECTION_TIMER)) {
+            changed |= known.closed.remove(window);
+            continue;
+          }
+          // A merging window's own timers are in its state window's namespace.
+          window = known.windowOfStateWindow(window);
+          if (window == null) {
+            continue;
+          }
+        }
+      } else if (inputWatermark.isAfter(
+          window.maxTimestamp().plus(strategy.getAllowedLateness()))) {
         continue; // an expired window's processing-time timer does nothing
       }
       if (!windows.contains(window)) {
         windows.add(window);
       }
     }
-    if (windows.isEmpty()) {
-      return;
-    }
-    ValueState<MergingWindows> windowsCell =
-        merging ? state.state(StateNamespaces.global(), windowsTag) : null;
-    MergingWindows active = merging ? windowsCell.read() : null;
-    if (merging && active == null) {
-      active = MergingWindows.empty();
-    }
-    boolean changed = false;
     for (BoundedWindow window : windows) {
-      changed |= onWindowTimers(key, window, inputWatermark, active);
+      changed |= onWindowTimers(key, window, inputWatermark, known);
     }
     if (changed) {
-      writeWindows(windowsCell, active);
+      writeWindows(windowsCell, known);
     }
   }
 
   /**
    * The due timers of one window. Under merging windows only an active window fires (a window
    * merged away finds its stale processing-time timers doing nothing); returns whether the key's
-   * active windows changed.
+   * windows changed.
    */
   private boolean onWindowTimers(
       K key, BoundedWindow window, Instant inputWatermark, MergingWindows windows) {
     boolean active = windows == null || windows.active.containsKey(window);
-    contexts.enter(
-        key, window, windows == null ? window : windows.active.getOrDefault(window, window));
-    ValueState<WindowPaneState> cell = state.state(contexts.namespace(), PANE_TAG);
+    if (!active) {
+      return false; // a processing-time timer of a window merged away or closed
+    }
+    contexts.enter(key, window, windows == null ? window : windows.stateWindowOf(window));
+    ValueState<WindowPaneState> cell = state.state(contexts.stateNamespace(), PANE_TAG);
     WindowPaneState pane = cell.read();
     if (pane == null) {
       pane = new WindowPaneState();
@@ -537,16 +629,17 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       cell.clear();
       return windows != null && windows.active.remove(window) != null;
     }
-    if (!active) {
-      return false;
-    }
     if (!pane.closed && shouldFire(pane, endOfWindowReached)) {
       fire(pane, endOfWindowReached);
     }
     // ReduceFnRunner sets the garbage-collection timer again here at the end of the window; it was
     // set with the window's first element and has not fired (that would be the branch above).
     cell.write(pane);
-    return windows != null && pane.closed && windows.active.remove(window) != null;
+    if (windows != null && pane.closed) {
+      close(windows, window);
+      return true;
+    }
+    return false;
   }
 
   /** A sub-trigger's onElement: AfterPane counts, AfterProcessingTime starts its delay. */
@@ -652,15 +745,22 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
   }
 
   /**
-   * The current window's garbage-collection timer, and its end-of-window timer unless the watermark
-   * passed it (one timer when there is no allowed lateness: same id, same time).
+   * The current window's garbage-collection timer and, with allowed lateness, its end-of-window
+   * timer unless the watermark passed it (without lateness both are one timer, as in runners-core
+   * where they share id and time), in its state window's namespace: set anew or moved there from a
+   * merged part.
    */
   private void setWindowTimers(BoundedWindow window, Instant inputWatermark) {
     Instant gcTime = LateDataUtils.garbageCollectionTime(window, strategy);
-    setEventTimer(gcTime);
+    setEventTimer(GARBAGE_COLLECTION_TIMER, gcTime);
     Instant endOfWindow = window.maxTimestamp();
-    if (!inputWatermark.isAfter(endOfWindow) && !endOfWindow.equals(gcTime)) {
-      setEventTimer(endOfWindow);
+    if (!endOfWindow.equals(gcTime)) {
+      if (inputWatermark.isAfter(endOfWindow)) {
+        timers.deleteTimer(
+            contexts.stateNamespace(), END_OF_WINDOW_TIMER, "", TimeDomain.EVENT_TIME);
+      } else {
+        setEventTimer(END_OF_WINDOW_TIMER, endOfWindow);
+      }
     }
   }
 
@@ -671,8 +771,9 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
             contexts.namespace(), at, at, TimeDomain.PROCESSING_TIME, CausedByDrain.NORMAL));
   }
 
-  private void setEventTimer(Instant at) {
+  private void setEventTimer(String id, Instant at) {
     timers.setTimer(
-        TimerData.of(contexts.namespace(), at, at, TimeDomain.EVENT_TIME, CausedByDrain.NORMAL));
+        TimerData.of(
+            id, contexts.stateNamespace(), at, at, TimeDomain.EVENT_TIME, CausedByDrain.NORMAL));
   }
 }
