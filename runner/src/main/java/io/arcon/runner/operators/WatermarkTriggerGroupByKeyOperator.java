@@ -50,10 +50,10 @@ import org.joda.time.Instant;
  * nothing), and no holds are needed ({@link #outputWatermarkHold}).
  *
  * <p>Merging windows (sessions, Nexmark's auction windows) keep the key's windows in one more cell
- * ({@link MergingWindows}). A merged window keeps its values, its pane cell and its end-of-window and
- * garbage-collection timers where one of its parts had them (its state window), so a session that
- * grows by an element rewrites its bounds and its pane cell, moves its timers to their new times,
- * and moves no values.
+ * ({@link MergingWindows}). A merged window keeps its values, its pane cell and its end-of-window
+ * and garbage-collection timers where one of its parts had them (its state window), so a session
+ * that grows by an element rewrites its bounds and its pane cell, moves its timers to their new
+ * times, and moves no values.
  *
  * <p>The values go through the transform's {@link SystemReduceFn} (a bag, or a combine's
  * accumulator), as under runners-core. Every rule below names the runners-core behaviour it keeps;
