@@ -609,8 +609,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
    */
   private boolean onWindowTimers(
       K key, BoundedWindow window, Instant inputWatermark, MergingWindows windows) {
-    boolean active = windows == null || windows.active.containsKey(window);
-    if (!active) {
+    if (windows != null && !windows.active.containsKey(window)) {
       return false; // a processing-time timer of a window merged away or closed
     }
     contexts.enter(key, window, windows == null ? window : windows.stateWindowOf(window));
@@ -623,7 +622,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     Instant gcTime = LateDataUtils.garbageCollectionTime(window, strategy);
     boolean endOfWindowReached = inputWatermark.isAfter(window.maxTimestamp());
     if (inputWatermark.isAfter(gcTime)) {
-      if (active && !pane.closed) {
+      if (!pane.closed) {
         onTrigger(pane, true);
         contexts.clearValues();
       }
@@ -633,13 +632,13 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     if (!pane.closed && shouldFire(pane, endOfWindowReached)) {
       fire(pane, endOfWindowReached);
     }
+    if (windows != null && pane.closed) {
+      close(windows, window); // its pane state goes with its state window
+      return true;
+    }
     // ReduceFnRunner sets the garbage-collection timer again here at the end of the window; it was
     // set with the window's first element and has not fired (that would be the branch above).
     cell.write(pane);
-    if (windows != null && pane.closed) {
-      close(windows, window);
-      return true;
-    }
     return false;
   }
 
