@@ -5,6 +5,7 @@ import org.apache.beam.sdk.transforms.windowing.AfterPane;
 import org.apache.beam.sdk.transforms.windowing.AfterProcessingTime;
 import org.apache.beam.sdk.transforms.windowing.AfterWatermark;
 import org.apache.beam.sdk.transforms.windowing.DefaultTrigger;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
 import org.apache.beam.sdk.transforms.windowing.Never;
 import org.apache.beam.sdk.transforms.windowing.Repeatedly;
 import org.apache.beam.sdk.transforms.windowing.TimestampCombiner;
@@ -25,7 +26,8 @@ import org.apache.beam.sdk.values.WindowingStrategy;
  * Repeatedly.forever(AfterWatermark.pastEndOfWindow())} behave exactly as an early {@code Never}
  * with a late count of one (a pane for every late element), and a plain {@code
  * AfterWatermark.pastEndOfWindow()} as an early {@code Never} without a late trigger (the window
- * closes with its on-time pane).
+ * closes with its on-time pane). In the global window, {@code Repeatedly.forever(s)} of such a
+ * sub-trigger {@code s} is an early {@code s} without a late trigger.
  *
  * @param early what fires panes before the end of the window
  * @param late what fires panes after the on-time pane; null: the window closes with it
@@ -80,6 +82,14 @@ record WatermarkTrigger(SubTrigger early, SubTrigger late, boolean plain) {
         || (trigger instanceof Repeatedly repeated
             && repeated.getRepeatedTrigger() instanceof AfterWatermark.FromEndOfWindow)) {
       return Optional.of(REPEATED_ON_TIME);
+    }
+    if (trigger instanceof Repeatedly repeated && strategy.getWindowFn() instanceof GlobalWindows) {
+      // In the global window the end of the window is also its garbage collection time (whatever
+      // the allowed lateness), so runners-core ends a repeated trigger's window there exactly as it
+      // ends a watermark trigger's: one final pane of what is left, timed by the watermark. Before
+      // that the repeated sub-trigger fires as an early one does, afresh after each firing.
+      return SubTrigger.of(repeated.getRepeatedTrigger())
+          .map(sub -> new WatermarkTrigger(sub, null, false));
     }
     if (trigger instanceof AfterWatermark.FromEndOfWindow) {
       return Optional.of(new WatermarkTrigger(SubTrigger.NEVER, null, true));

@@ -110,8 +110,24 @@ class WatermarkTriggerGroupByKeyOperatorTest {
                             AfterProcessingTime.pastFirstElementInPane()
                                 .alignedTo(Duration.millis(5)))))
             .isEmpty());
+    // A repeated count or delay: in the global window only, where its end is also its collection.
     assertTrue(
         WatermarkTrigger.of(fixed.withTrigger(Repeatedly.forever(AfterPane.elementCountAtLeast(2))))
+            .isEmpty());
+    WindowingStrategy<?, ?> global = WindowingStrategy.globalDefault();
+    assertTrue(
+        WatermarkTrigger.of(
+                global.withTrigger(
+                    Repeatedly.forever(
+                        AfterProcessingTime.pastFirstElementInPane()
+                            .plusDelayOf(Duration.millis(5)))))
+            .isPresent());
+    assertTrue(
+        WatermarkTrigger.of(
+                global.withTrigger(
+                    Repeatedly.forever(
+                        AfterProcessingTime.pastFirstElementInPane()
+                            .alignedTo(Duration.millis(5)))))
             .isEmpty());
     assertInstanceOf(
         WatermarkTriggerGroupByKeyOperator.class,
@@ -328,10 +344,11 @@ class WatermarkTriggerGroupByKeyOperatorTest {
           default -> new GlobalWindows();
         };
     Trigger trigger;
-    switch (random.nextInt(4)) {
+    switch (windowFn instanceof GlobalWindows ? random.nextInt(6) : random.nextInt(4)) {
       case 0 -> trigger = DefaultTrigger.of();
       case 1 -> trigger = AfterWatermark.pastEndOfWindow();
       case 2 -> trigger = Repeatedly.forever(AfterWatermark.pastEndOfWindow());
+      case 4, 5 -> trigger = Repeatedly.forever(randomSubTrigger(random));
       default -> {
         AfterWatermark.AfterWatermarkEarlyAndLate t =
             AfterWatermark.pastEndOfWindow().withEarlyFirings(randomSubTrigger(random));
