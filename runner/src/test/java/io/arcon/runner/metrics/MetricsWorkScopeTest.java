@@ -84,6 +84,42 @@ class MetricsWorkScopeTest {
     assertEquals(5000L, count(outer, "misses"));
   }
 
+  @Test
+  void manyCountersAndCountersMadePerElementAddUpWhenTheWorkEnds() throws Exception {
+    // More counters than the switch keeps at once, some made anew for every element (a name object
+    // each time), from two threads into the same steps: every count arrives once.
+    Body work =
+        () -> {
+          Object token = MetricsWorkScope.INSTANCE.enter();
+          try {
+            for (int element = 0; element < 1000; element++) {
+              int e = element;
+              read.scoped(
+                  () -> {
+                    Metrics.counter(MetricsWorkScopeTest.class, "c" + (e % 40)).inc();
+                    Metrics.counter(MetricsWorkScopeTest.class, "perElement").inc(2);
+                    write.scoped(() -> counter.inc());
+                  });
+              counter.dec();
+            }
+          } finally {
+            MetricsWorkScope.INSTANCE.exit(token);
+          }
+        };
+    Thread other = new Thread(() -> uncheck(work));
+    other.start();
+    work.run();
+    other.join();
+    MetricsContainerImpl readContainer = stepMap.getContainer("Read");
+    for (int c = 0; c < 40; c++) {
+      assertEquals(2 * 25L, count(readContainer, "c" + c), "c" + c);
+    }
+    assertEquals(2 * 2000L, count(readContainer, "perElement"));
+    assertEquals(2 * 1000L, calls(stepMap.getContainer("Write")));
+    // Outside the steps: this thread's own container; the other thread had none (dropped).
+    assertEquals(-1000L, calls(outer));
+  }
+
   private static long count(MetricsContainerImpl container, String name) {
     Long value =
         container.getCounter(MetricName.named(MetricsWorkScopeTest.class, name)).getCumulative();
