@@ -5,10 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CustomCoder;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
@@ -27,39 +24,112 @@ final class MergingWindows {
   /** A merge {@link WindowFn#mergeWindows} asked for. */
   record Merge(List<BoundedWindow> toBeMerged, BoundedWindow result) {}
 
-  /** Active window → its state window, in the order they became active. */
-  final LinkedHashMap<BoundedWindow, BoundedWindow> active;
+  // Lists searched by equality, not hash tables: a key has a few windows, and a window's hashCode
+  // can cost more than comparing it with each of them (Nexmark's auction windows box three fields
+  // per hash, and hash tables built anew for every element were a sixth of Q6's time). Merging
+  // offers the WindowFn every active window of the key anyway.
+
+  /** The active windows, in the order they became active. */
+  private final ArrayList<BoundedWindow> activeWindows;
+
+  /** The state window of the active window at the same index. */
+  private final ArrayList<BoundedWindow> stateWindows;
 
   /** Closed windows, until their garbage collection; they keep no state window. */
-  final LinkedHashSet<BoundedWindow> closed;
+  private final ArrayList<BoundedWindow> closed;
 
-  MergingWindows(
-      LinkedHashMap<BoundedWindow, BoundedWindow> active, LinkedHashSet<BoundedWindow> closed) {
-    this.active = active;
+  private MergingWindows(
+      ArrayList<BoundedWindow> activeWindows,
+      ArrayList<BoundedWindow> stateWindows,
+      ArrayList<BoundedWindow> closed) {
+    this.activeWindows = activeWindows;
+    this.stateWindows = stateWindows;
     this.closed = closed;
   }
 
   static MergingWindows empty() {
-    return new MergingWindows(new LinkedHashMap<>(), new LinkedHashSet<>());
+    return new MergingWindows(new ArrayList<>(2), new ArrayList<>(2), new ArrayList<>(0));
   }
 
   boolean isEmpty() {
-    return active.isEmpty() && closed.isEmpty();
+    return activeWindows.isEmpty() && closed.isEmpty();
+  }
+
+  /** Index of a window equal to {@code window} in {@code windows}, or -1. */
+  static int indexOf(List<BoundedWindow> windows, BoundedWindow window) {
+    for (int i = 0, n = windows.size(); i < n; i++) {
+      BoundedWindow w = windows.get(i);
+      if (w == window || w.equals(window)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  boolean isActive(BoundedWindow window) {
+    return indexOf(activeWindows, window) >= 0;
+  }
+
+  /** The state window of an active {@code window}, or null if it is not active. */
+  BoundedWindow stateWindowOfActive(BoundedWindow window) {
+    int i = indexOf(activeWindows, window);
+    return i < 0 ? null : stateWindows.get(i);
   }
 
   /** Where {@code window}'s values and pane state are: its state window, or itself if new. */
   BoundedWindow stateWindowOf(BoundedWindow window) {
-    return active.getOrDefault(window, window);
+    int i = indexOf(activeWindows, window);
+    return i < 0 ? window : stateWindows.get(i);
+  }
+
+  /**
+   * Makes {@code window} active with {@code stateWindow}; an active window keeps its place in the
+   * order.
+   */
+  void activate(BoundedWindow window, BoundedWindow stateWindow) {
+    int i = indexOf(activeWindows, window);
+    if (i >= 0) {
+      stateWindows.set(i, stateWindow);
+    } else {
+      activeWindows.add(window);
+      stateWindows.add(stateWindow);
+    }
+  }
+
+  /** Makes {@code window} inactive; returns its state window, or null if it was not active. */
+  BoundedWindow deactivate(BoundedWindow window) {
+    int i = indexOf(activeWindows, window);
+    if (i < 0) {
+      return null;
+    }
+    activeWindows.remove(i);
+    return stateWindows.remove(i);
+  }
+
+  boolean isClosed(BoundedWindow window) {
+    return indexOf(closed, window) >= 0;
+  }
+
+  void addClosed(BoundedWindow window) {
+    if (indexOf(closed, window) < 0) {
+      closed.add(window);
+    }
+  }
+
+  /** Forgets that {@code window} closed; returns whether it had. */
+  boolean forgetClosed(BoundedWindow window) {
+    int i = indexOf(closed, window);
+    if (i < 0) {
+      return false;
+    }
+    closed.remove(i);
+    return true;
   }
 
   /** The active window whose state window is {@code stateWindow}, or null. */
   BoundedWindow windowOfStateWindow(BoundedWindow stateWindow) {
-    for (Map.Entry<BoundedWindow, BoundedWindow> e : active.entrySet()) {
-      if (e.getValue().equals(stateWindow)) {
-        return e.getKey();
-      }
-    }
-    return null;
+    int i = indexOf(stateWindows, stateWindow);
+    return i < 0 ? null : activeWindows.get(i);
   }
 
   /**
@@ -68,9 +138,10 @@ final class MergingWindows {
    */
   List<Merge> merges(WindowFn<Object, BoundedWindow> windowFn, Collection<BoundedWindow> newWindows)
       throws Exception {
-    List<BoundedWindow> all = new ArrayList<>(active.keySet());
+    List<BoundedWindow> all = new ArrayList<>(activeWindows.size() + newWindows.size());
+    all.addAll(activeWindows);
     for (BoundedWindow w : newWindows) {
-      if (!active.containsKey(w)) {
+      if (indexOf(activeWindows, w) < 0) {
         all.add(w);
       }
     }
@@ -100,47 +171,41 @@ final class MergingWindows {
 
     @Override
     public void encode(MergingWindows value, OutputStream out) throws IOException {
-      encode(value.active, out);
+      int n = value.activeWindows.size();
+      VarInt.encode(n, out);
+      for (int i = 0; i < n; i++) {
+        BoundedWindow window = value.activeWindows.get(i);
+        BoundedWindow stateWindow = value.stateWindows.get(i);
+        windowCoder.encode(window, out);
+        boolean itself = stateWindow == window || stateWindow.equals(window);
+        out.write(itself ? 1 : 0);
+        if (!itself) {
+          windowCoder.encode(stateWindow, out);
+        }
+      }
       VarInt.encode(value.closed.size(), out);
       for (BoundedWindow window : value.closed) {
         windowCoder.encode(window, out);
       }
     }
 
-    private void encode(Map<BoundedWindow, BoundedWindow> windows, OutputStream out)
-        throws IOException {
-      VarInt.encode(windows.size(), out);
-      for (Map.Entry<BoundedWindow, BoundedWindow> e : windows.entrySet()) {
-        windowCoder.encode(e.getKey(), out);
-        boolean itself = e.getValue().equals(e.getKey());
-        out.write(itself ? 1 : 0);
-        if (!itself) {
-          windowCoder.encode(e.getValue(), out);
-        }
-      }
-    }
-
     @Override
     public MergingWindows decode(InputStream in) throws IOException {
-      LinkedHashMap<BoundedWindow, BoundedWindow> active = decodeWindows(in);
       int n = VarInt.decodeInt(in);
-      LinkedHashSet<BoundedWindow> closed = new LinkedHashSet<>();
-      for (int i = 0; i < n; i++) {
-        closed.add(windowCoder.decode(in));
-      }
-      return new MergingWindows(active, closed);
-    }
-
-    private LinkedHashMap<BoundedWindow, BoundedWindow> decodeWindows(InputStream in)
-        throws IOException {
-      int n = VarInt.decodeInt(in);
-      LinkedHashMap<BoundedWindow, BoundedWindow> windows = new LinkedHashMap<>();
+      ArrayList<BoundedWindow> windows = new ArrayList<>(n + 1);
+      ArrayList<BoundedWindow> stateWindows = new ArrayList<>(n + 1);
       for (int i = 0; i < n; i++) {
         BoundedWindow window = windowCoder.decode(in);
         int itself = in.read();
-        windows.put(window, itself == 1 ? window : windowCoder.decode(in));
+        windows.add(window);
+        stateWindows.add(itself == 1 ? window : windowCoder.decode(in));
       }
-      return windows;
+      int closedCount = VarInt.decodeInt(in);
+      ArrayList<BoundedWindow> closed = new ArrayList<>(closedCount);
+      for (int i = 0; i < closedCount; i++) {
+        closed.add(windowCoder.decode(in));
+      }
+      return new MergingWindows(windows, stateWindows, closed);
     }
 
     @Override

@@ -5,10 +5,8 @@ import io.arcon.runner.state.BackendStateInternals;
 import io.arcon.runner.state.KeyedTimerInternals;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import org.apache.beam.runners.core.LateDataDroppingDoFnRunner;
 import org.apache.beam.runners.core.LateDataUtils;
 import org.apache.beam.runners.core.ReduceFnRunner;
@@ -228,9 +226,10 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
    * key's active windows first (mergeWindows), then it goes into the windows they merged into.
    */
   private void processMergingElement(K key, WindowedValue<KV<K, InT>> value) {
-    LinkedHashSet<BoundedWindow> windows = new LinkedHashSet<>();
-    for (BoundedWindow window : value.getWindows()) {
-      if (!droppedAsLate(window)) {
+    Collection<? extends BoundedWindow> elementWindows = value.getWindows();
+    List<BoundedWindow> windows = new ArrayList<>(elementWindows.size());
+    for (BoundedWindow window : elementWindows) {
+      if (!droppedAsLate(window) && MergingWindows.indexOf(windows, window) < 0) {
         windows.add(window);
       }
     }
@@ -242,30 +241,31 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     if (active == null) {
       active = MergingWindows.empty();
     }
-    Map<BoundedWindow, BoundedWindow> mergedInto = new HashMap<>();
-    Map<BoundedWindow, WindowPaneState> mergedPanes = new HashMap<>();
     List<MergingWindows.Merge> merges;
     try {
       merges = active.merges(windowFn, windows);
     } catch (Exception e) {
       throw UserCodeException.wrapIf(!(e instanceof RuntimeException), e);
     }
-    for (MergingWindows.Merge merge : merges) {
-      mergedPanes.put(merge.result(), applyMerge(key, active, merge));
-      for (BoundedWindow window : merge.toBeMerged()) {
-        mergedInto.put(window, merge.result());
+    // The merged state of each merge's result, by merge; null once written.
+    WindowPaneState[] mergedPanes = new WindowPaneState[merges.size()];
+    for (int i = 0; i < merges.size(); i++) {
+      mergedPanes[i] = applyMerge(key, active, merges.get(i));
+    }
+    List<BoundedWindow> targets = new ArrayList<>(windows.size());
+    for (BoundedWindow window : windows) {
+      BoundedWindow target = mergedInto(merges, window);
+      if (MergingWindows.indexOf(targets, target) < 0) {
+        targets.add(target);
       }
     }
-    LinkedHashSet<BoundedWindow> targets = new LinkedHashSet<>();
-    for (BoundedWindow window : windows) {
-      targets.add(mergedInto.getOrDefault(window, window));
-    }
     for (BoundedWindow window : targets) {
-      if (active.closed.contains(window)) {
+      if (active.isClosed(window)) {
         droppedDueToClosedWindow.inc(); // its trigger finished
         continue;
       }
-      boolean isNew = !active.active.containsKey(window);
+      BoundedWindow activeStateWindow = active.stateWindowOfActive(window);
+      boolean isNew = activeStateWindow == null;
       if (isNew && active.windowOfStateWindow(window) != null) {
         throw new IllegalStateException(
             windowFn
@@ -276,26 +276,57 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
                 + ", which was merged from a window equal to it; ArconRunner's grouping of merging"
                 + " windows needs a merged window's parts to merge with it again");
       }
-      BoundedWindow stateWindow = active.stateWindowOf(window);
+      BoundedWindow stateWindow = isNew ? window : activeStateWindow;
       WindowPaneState pane =
-          processInWindow(key, value, window, stateWindow, mergedPanes.remove(window));
+          processInWindow(
+              key, value, window, stateWindow, takeMergedPane(merges, mergedPanes, window));
       if (pane != null) {
         // ensureWindowIsActive, and a window whose trigger finished is no longer active.
         if (pane.closed) {
           close(active, window);
         } else if (isNew) {
-          active.active.put(window, stateWindow);
+          active.activate(window, stateWindow);
         }
       }
     }
     // A merge of active windows alone (no element of this one in it) is written as it is.
-    for (Map.Entry<BoundedWindow, WindowPaneState> unvisited : mergedPanes.entrySet()) {
-      BoundedWindow stateWindow = active.stateWindowOf(unvisited.getKey());
-      state
-          .state(StateNamespaces.window(windowCoder, stateWindow), PANE_TAG)
-          .write(unvisited.getValue());
+    for (int i = 0; i < mergedPanes.length; i++) {
+      if (mergedPanes[i] != null) {
+        BoundedWindow stateWindow = active.stateWindowOf(merges.get(i).result());
+        state
+            .state(StateNamespaces.window(windowCoder, stateWindow), PANE_TAG)
+            .write(mergedPanes[i]);
+      }
     }
     writeWindows(windowsCell, active);
+  }
+
+  /** The result of the last merge that merged {@code window}, or the window itself. */
+  private static BoundedWindow mergedInto(List<MergingWindows.Merge> merges, BoundedWindow window) {
+    BoundedWindow into = window;
+    for (MergingWindows.Merge merge : merges) {
+      if (MergingWindows.indexOf(merge.toBeMerged(), window) >= 0) {
+        into = merge.result();
+      }
+    }
+    return into;
+  }
+
+  /**
+   * The merged state of the last merge whose result is {@code window}, taken out of {@code
+   * mergedPanes} (with those of earlier merges to it, which it replaced), or null.
+   */
+  private static WindowPaneState takeMergedPane(
+      List<MergingWindows.Merge> merges, WindowPaneState[] mergedPanes, BoundedWindow window) {
+    WindowPaneState taken = null;
+    for (int i = 0; i < mergedPanes.length; i++) {
+      BoundedWindow result = merges.get(i).result();
+      if (mergedPanes[i] != null && (result == window || result.equals(window))) {
+        taken = mergedPanes[i];
+        mergedPanes[i] = null;
+      }
+    }
+    return taken;
   }
 
   private static void writeWindows(ValueState<MergingWindows> cell, MergingWindows windows) {
@@ -319,22 +350,23 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     BoundedWindow result = merge.result();
     Instant inputWatermark = timers.currentInputWatermarkTime();
     List<BoundedWindow> activeParts = new ArrayList<>();
+    List<BoundedWindow> activePartStates = new ArrayList<>();
     for (BoundedWindow part : merge.toBeMerged()) {
-      if (windows.active.containsKey(part)) {
+      BoundedWindow partState = windows.stateWindowOfActive(part);
+      if (partState != null) {
         activeParts.add(part);
+        activePartStates.add(partState);
       }
     }
-    boolean resultWasActive = windows.active.containsKey(result);
+    BoundedWindow resultState = windows.stateWindowOfActive(result);
+    boolean resultWasActive = resultState != null;
     // A result that is a closed window (not active) keeps its finished trigger, as runners-core's
     // finished bits in that window's namespace.
-    boolean resultWasClosed = !resultWasActive && windows.closed.remove(result);
+    boolean resultWasClosed = !resultWasActive && windows.forgetClosed(result);
     BoundedWindow stateWindow =
-        resultWasActive
-            ? windows.active.get(result)
-            : activeParts.isEmpty() ? result : windows.active.get(activeParts.get(0));
+        resultWasActive ? resultState : activeParts.isEmpty() ? result : activePartStates.get(0);
     List<BoundedWindow> sources = new ArrayList<>();
-    for (BoundedWindow part : activeParts) {
-      BoundedWindow source = windows.active.get(part);
+    for (BoundedWindow source : activePartStates) {
       if (!source.equals(stateWindow)) {
         sources.add(source);
       }
@@ -346,18 +378,19 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     WindowPaneState own =
         resultWasActive ? pane(stateWindow) : resultWasClosed ? closedPane() : null;
     List<WindowPaneState> parts = new ArrayList<>(activeParts.size());
-    for (BoundedWindow part : activeParts) {
-      WindowPaneState pane = part.equals(result) ? own : pane(windows.active.get(part));
+    for (int i = 0; i < activeParts.size(); i++) {
+      WindowPaneState pane =
+          activeParts.get(i).equals(result) ? own : pane(activePartStates.get(i));
       parts.add(pane == null ? new WindowPaneState() : pane);
     }
     WindowPaneState merged = mergedPane(own, parts, inputWatermark.isAfter(result.maxTimestamp()));
     for (BoundedWindow part : activeParts) {
-      BoundedWindow partState = windows.active.remove(part);
+      BoundedWindow partState = windows.deactivate(part);
       if (!part.equals(result) && !partState.equals(stateWindow)) {
         dropWindowState(partState);
       }
     }
-    windows.active.put(result, stateWindow);
+    windows.activate(result, stateWindow);
     if (!resultWasActive) {
       setWindowTimers(result, inputWatermark);
     }
@@ -381,12 +414,12 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
    * dropped.
    */
   private void close(MergingWindows windows, BoundedWindow window) {
-    BoundedWindow stateWindow = windows.active.remove(window);
+    BoundedWindow stateWindow = windows.deactivate(window);
     if (stateWindow == null) {
       stateWindow = window;
     }
     dropWindowState(stateWindow);
-    windows.closed.add(window);
+    windows.addClosed(window);
     Instant gcTime = LateDataUtils.garbageCollectionTime(window, strategy);
     timers.setTimer(
         TimerData.of(
@@ -577,7 +610,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       if (timer.getDomain() == TimeDomain.EVENT_TIME) {
         if (known != null) {
           if (timer.getTimerId().equals(CLOSED_GARBAGE_COLLECTION_TIMER)) {
-            changed |= known.closed.remove(window);
+            changed |= known.forgetClosed(window);
             continue;
           }
           // A merging window's own timers are in its state window's namespace.
@@ -609,7 +642,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
    */
   private boolean onWindowTimers(
       K key, BoundedWindow window, Instant inputWatermark, MergingWindows windows) {
-    if (windows != null && !windows.active.containsKey(window)) {
+    if (windows != null && !windows.isActive(window)) {
       return false; // a processing-time timer of a window merged away or closed
     }
     contexts.enter(key, window, windows == null ? window : windows.stateWindowOf(window));
@@ -627,7 +660,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
         contexts.clearValues();
       }
       cell.clear();
-      return windows != null && windows.active.remove(window) != null;
+      return windows != null && windows.deactivate(window) != null;
     }
     if (!pane.closed && shouldFire(pane, endOfWindowReached)) {
       fire(pane, endOfWindowReached);
