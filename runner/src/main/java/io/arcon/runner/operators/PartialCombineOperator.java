@@ -89,7 +89,7 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
     this.combineFn = combineFn;
     this.keyCoder = keyCoder;
     this.timestampCombiner = timestampCombiner;
-    this.metrics = metrics;
+    this.metrics = metrics.forInstance();
     this.keyIsStructural = keyCoder.consistentWithEquals();
   }
 

@@ -42,7 +42,7 @@ abstract class ReadSource implements SourceOperator {
       ReadProgress reads,
       String step) {
     this.options = options;
-    this.metrics = metrics;
+    this.metrics = metrics.forInstance();
     this.bounded = bounded;
     this.reads = reads;
     this.step = step;

@@ -97,6 +97,9 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
 
   private boolean currentFinished;
 
+  /** The step's metrics, for this instance. */
+  private final OperatorMetrics metrics;
+
   WatermarkTriggerGroupByKeyOperator(GroupByKeyOperator.Spec<K, InT, OutT> spec) {
     super(spec);
     this.trigger =
@@ -107,6 +110,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
                         "not a watermark trigger with the end-of-window output time: "
                             + spec.windowingStrategy()));
     this.merging = !spec.windowingStrategy().getWindowFn().isNonMerging();
+    this.metrics = spec.metrics().forInstance();
   }
 
   @Override
@@ -185,7 +189,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
    */
   private void inStep(OperatorMetrics.Action work) {
     try {
-      spec.metrics().scoped(work);
+      metrics.scoped(work);
     } catch (Exception e) {
       throw UserCodeException.wrapIf(!(e instanceof RuntimeException), e);
     }
