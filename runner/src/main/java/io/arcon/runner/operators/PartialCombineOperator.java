@@ -1,6 +1,7 @@
 package io.arcon.runner.operators;
 
 import io.arcon.runner.metrics.OperatorMetrics;
+import io.arcon.runner.state.WindowHash;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.Output;
@@ -10,7 +11,6 @@ import java.util.Map;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
-import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo;
 import org.apache.beam.sdk.transforms.windowing.TimestampCombiner;
 import org.apache.beam.sdk.util.CoderUtils;
@@ -44,9 +44,7 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
     Slot(Object key, BoundedWindow window) {
       this.key = key;
       this.window = window;
-      // GlobalWindow.hashCode() is the identity hash of its Class object, which profiles as a
-      // slow runtime call on this per-element path; the global window is one value, so 0 will do.
-      this.hash = 31 * key.hashCode() + (window instanceof GlobalWindow ? 0 : window.hashCode());
+      this.hash = 31 * key.hashCode() + WindowHash.of(window);
     }
 
     @Override

@@ -35,10 +35,10 @@ final class NamespaceEquality {
 
   static int hash(StateNamespace namespace) {
     if (namespace instanceof StateNamespaces.WindowNamespace<?> w) {
-      return w.getWindow().hashCode();
+      return WindowHash.of(w.getWindow());
     }
     if (namespace instanceof StateNamespaces.WindowAndTriggerNamespace<?> t) {
-      return 31 * t.getWindow().hashCode() + t.getTriggerIndex() + 1;
+      return 31 * WindowHash.of(t.getWindow()) + t.getTriggerIndex() + 1;
     }
     return namespace.hashCode();
   }
