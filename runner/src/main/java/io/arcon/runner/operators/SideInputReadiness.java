@@ -34,6 +34,20 @@ final class SideInputReadiness implements ReadyCheckingSideInputReader {
   private final Map<PCollectionView<?>, Map<BoundedWindow, WindowedValue<Iterable<?>>>> panes =
       new HashMap<>();
 
+  /**
+   * Each (view, window)'s value as read last, until a new pane for it arrives. runners-core's
+   * handler materializes the view anew for every read, and answers whether a window is ready by
+   * merging the set of every window that ever had a pane: for a main input joined against a
+   * windowed side input (Nexmark Q7) those two were a third of the job's time.
+   */
+  private final Map<PCollectionView<?>, Map<BoundedWindow, Object>> values = new HashMap<>();
+
+  /** The last value read, with its view and window: consecutive elements mostly share both. */
+  private PCollectionView<?> lastView;
+
+  private BoundedWindow lastWindow;
+  private Object lastValue;
+
   SideInputReadiness(SideInputHandler handler, List<PCollectionView<?>> views) {
     this.handler = handler;
     this.views = List.copyOf(views);
@@ -50,6 +64,17 @@ final class SideInputReadiness implements ReadyCheckingSideInputReader {
       byWindow.put(
           window,
           WindowedValues.of(pane.getValue(), pane.getTimestamp(), window, pane.getPaneInfo()));
+    }
+    Map<BoundedWindow, Object> read = values.get(view);
+    if (read != null) {
+      for (BoundedWindow window : pane.getWindows()) {
+        read.remove(window);
+      }
+    }
+    if (lastView == view) {
+      lastView = null;
+      lastWindow = null;
+      lastValue = null;
     }
   }
 
@@ -111,13 +136,32 @@ final class SideInputReadiness implements ReadyCheckingSideInputReader {
     return wm == Long.MAX_VALUE || wm > window.maxTimestamp().getMillis();
   }
 
+  /** Ready: a pane for the window arrived (the handler holds it), or the watermark passed it. */
   @Override
   public boolean isReady(PCollectionView<?> view, BoundedWindow window) {
-    return handler.isReady(view, window) || watermarkPassed(view, window);
+    Map<BoundedWindow, WindowedValue<Iterable<?>>> byWindow = panes.get(view);
+    return (byWindow != null && byWindow.containsKey(window)) || watermarkPassed(view, window);
   }
 
   @Override
+  @SuppressWarnings("unchecked")
   public <T> T get(PCollectionView<T> view, BoundedWindow window) {
+    if (lastView == view && (lastWindow == window || lastWindow.equals(window))) {
+      return (T) lastValue;
+    }
+    Map<BoundedWindow, Object> read = values.computeIfAbsent(view, v -> new HashMap<>());
+    Object value = read.get(window);
+    if (value == null && !read.containsKey(window)) {
+      value = materialize(view, window);
+      read.put(window, value);
+    }
+    lastView = view;
+    lastWindow = window;
+    lastValue = value;
+    return (T) value;
+  }
+
+  private <T> T materialize(PCollectionView<T> view, BoundedWindow window) {
     if (!handler.isReady(view, window)) {
       if (!watermarkPassed(view, window)) {
         throw new IllegalStateException("Side input " + view + " is not ready for " + window);
