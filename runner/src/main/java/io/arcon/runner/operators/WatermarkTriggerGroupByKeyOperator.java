@@ -50,8 +50,8 @@ import org.joda.time.Instant;
  * <p>Merging windows (sessions, Nexmark's auction windows) keep the key's windows in one more cell
  * ({@link MergingWindows}). A merged window keeps its values, its pane cell and its end-of-window
  * and garbage-collection timers where one of its parts had them (its state window), so a session
- * that grows by an element rewrites its bounds and its pane cell, moves its timers to their new
- * times, and moves no values.
+ * that grows by an element rewrites its bounds and its pane cell, and moves no values; its timers
+ * follow lazily, when they fire at where the session ended before.
  *
  * <p>The values go through the transform's {@link SystemReduceFn} (a bag, or a combine's
  * accumulator), as under runners-core. Every rule below names the runners-core behaviour it keeps;
@@ -395,10 +395,55 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       }
     }
     windows.activate(result, stateWindow);
-    if (!resultWasActive) {
+    if (!resultWasActive && !timersFollowLazily(activeParts, result, inputWatermark)) {
       setWindowTimers(result, inputWatermark);
     }
     return merged;
+  }
+
+  /**
+   * Whether the state window's timers may stay where its part's are, to be moved to the result's
+   * times only when they fire ({@link #rearmedStale}): the part whose state window the result keeps
+   * still has its timers pending (the watermark has not passed its end), and the result ends no
+   * earlier. A session grows with nearly every element, and moving its timer each time was a sixth
+   * of Nexmark Q11's time; a stale timer instead fires once the watermark passes where the session
+   * ended then, and runners-core would have had no activation there, so it only re-arms.
+   */
+  private static boolean timersFollowLazily(
+      List<BoundedWindow> activeParts, BoundedWindow result, Instant inputWatermark) {
+    if (activeParts.isEmpty()) {
+      return false; // the result is its own state window: no timers yet
+    }
+    Instant partEnd = activeParts.get(0).maxTimestamp();
+    return !inputWatermark.isAfter(partEnd) && !result.maxTimestamp().isBefore(partEnd);
+  }
+
+  /**
+   * An end-of-window or garbage-collection timer of a merging window's state window, set for an
+   * earlier part of {@code window} (see {@link #timersFollowLazily}): set again at {@code window}'s
+   * time; returns whether it was stale.
+   */
+  private boolean rearmedStale(TimerData timer, BoundedWindow window) {
+    Instant due;
+    if (timer.getTimerId().equals(END_OF_WINDOW_TIMER)) {
+      due = window.maxTimestamp();
+    } else if (timer.getTimerId().equals(GARBAGE_COLLECTION_TIMER)) {
+      due = LateDataUtils.garbageCollectionTime(window, strategy);
+    } else {
+      return false;
+    }
+    if (!timer.getTimestamp().isBefore(due)) {
+      return false;
+    }
+    timers.setTimer(
+        TimerData.of(
+            timer.getTimerId(),
+            timer.getNamespace(),
+            due,
+            due,
+            TimeDomain.EVENT_TIME,
+            CausedByDrain.NORMAL));
+    return true;
   }
 
   /**
@@ -619,7 +664,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
           }
           // A merging window's own timers are in its state window's namespace.
           window = known.windowOfStateWindow(window);
-          if (window == null) {
+          if (window == null || rearmedStale(timer, window)) {
             continue;
           }
         }
