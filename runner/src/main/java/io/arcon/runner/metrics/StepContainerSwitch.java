@@ -119,12 +119,18 @@ final class StepContainerSwitch implements MetricsContainer {
 
   private int pendingCount;
 
-  /** A counter of one container and one name object, summed here until the next flush. */
+  /**
+   * A counter of one container and one name object, summed here until the next flush. Once flushed
+   * and forgotten it is retired: code that kept it (rather than asking the thread's container
+   * again, as Beam's {@code DelegatingCounter} does) then counts straight into the cell, so no
+   * count is lost.
+   */
   private static final class PendingCounter implements Counter {
     final MetricsContainer target;
     final MetricName name;
     final Counter cell;
     long sum;
+    boolean retired;
 
     PendingCounter(MetricsContainer target, MetricName name, Counter cell) {
       this.target = target;
@@ -134,22 +140,26 @@ final class StepContainerSwitch implements MetricsContainer {
 
     @Override
     public void inc() {
-      sum++;
+      inc(1);
     }
 
     @Override
     public void inc(long n) {
-      sum += n;
+      if (retired) {
+        cell.inc(n);
+      } else {
+        sum += n;
+      }
     }
 
     @Override
     public void dec() {
-      sum--;
+      inc(-1);
     }
 
     @Override
     public void dec(long n) {
-      sum -= n;
+      inc(-n);
     }
 
     @Override
@@ -157,7 +167,9 @@ final class StepContainerSwitch implements MetricsContainer {
       return name;
     }
 
-    void flush() {
+    /** Adds the sum to the cell; from then on every count goes to the cell directly. */
+    void retire() {
+      retired = true;
       if (sum != 0) {
         long n = sum;
         sum = 0;
@@ -170,7 +182,7 @@ final class StepContainerSwitch implements MetricsContainer {
   private void flushCounters() {
     PendingCounter[] counters = pending;
     for (int i = 0; i < pendingCount; i++) {
-      counters[i].flush();
+      counters[i].retire();
       counters[i] = null;
     }
     pendingCount = 0;
@@ -203,7 +215,7 @@ final class StepContainerSwitch implements MetricsContainer {
       counters[pendingCount++] = counter;
     } else {
       // Full: the oldest entry makes room (its count goes to its cell now).
-      counters[0].flush();
+      counters[0].retire();
       System.arraycopy(counters, 1, counters, 0, count - 1);
       counters[count - 1] = counter;
     }

@@ -120,6 +120,30 @@ class MetricsWorkScopeTest {
     assertEquals(-1000L, calls(outer));
   }
 
+  @Test
+  void aCounterKeptPastTheWorkStillCounts() throws Exception {
+    // Code that keeps the container's counter instead of asking again per call (as Beam's
+    // DelegatingCounter does) must not lose what it counts after the work ends.
+    MetricName calls = MetricName.named(MetricsWorkScopeTest.class, "calls");
+    Counter kept;
+    Object token = MetricsWorkScope.INSTANCE.enter();
+    try {
+      kept =
+          read.scoped(
+              () -> {
+                Counter c = MetricsEnvironment.getCurrentContainer().getCounter(calls);
+                c.inc(2);
+                return c;
+              });
+    } finally {
+      MetricsWorkScope.INSTANCE.exit(token);
+    }
+    assertEquals(2L, calls(stepMap.getContainer("Read")));
+    kept.inc(3);
+    kept.dec();
+    assertEquals(4L, calls(stepMap.getContainer("Read")));
+  }
+
   private static long count(MetricsContainerImpl container, String name) {
     Long value =
         container.getCounter(MetricName.named(MetricsWorkScopeTest.class, name)).getCumulative();
