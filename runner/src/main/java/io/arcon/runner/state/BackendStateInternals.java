@@ -95,9 +95,11 @@ public final class BackendStateInternals<K> implements StateInternals {
 
   /**
    * Bound on cached cells (one per namespace and state id): many windows (namespaces) must not grow
-   * the cache without limit. The cache only saves re-binding; dropping it is always safe.
+   * the cache without limit. The cache only saves re-binding; dropping it is always safe. Room for
+   * the live windows of many keys: 10k keys' sessions (about four cells each) dropped a 4,096-cell
+   * cache every thousand elements, and each refill cost a namespace key and a tag bind.
    */
-  private static final int MAX_CACHED_CELLS = 4096;
+  private static final int MAX_CACHED_CELLS = 65536;
 
   private final StateBackend backend;
   private final Coder<K> keyCoder;

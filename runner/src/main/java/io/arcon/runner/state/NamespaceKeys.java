@@ -19,16 +19,16 @@ import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
  * have equal keys ({@link NamespaceEquality}), so a slot hit is exact. Not thread-safe; one per
  * owner.
  *
- * <p>4096 slots: a session's state window keeps its namespace while the session grows, but sessions
- * of many keys interleave (Nexmark Q11's bidders). With more live windows than slots (10k keys'
- * sessions) most lookups still miss, so a miss must be cheap too: runners-core's {@code stringKey}
- * encodes through {@code CoderUtils}, whose stream wraps a synchronized {@code
- * ByteArrayOutputStream} that the window coder's varints write one byte at a time (a sixth of a
- * session GroupByKey's time). {@link #encode} writes the same bytes with the same coder, in the
- * same (outer) context, into a plain buffer.
+ * <p>16,384 slots: a session's state window keeps its namespace while the session grows, but
+ * sessions of many keys interleave (Nexmark Q11's bidders, 10k keys' sessions). A timer's window is
+ * the session itself, new with every element it grows by, so many lookups still miss, and a miss
+ * must be cheap too: runners-core's {@code stringKey} encodes through {@code CoderUtils}, whose
+ * stream wraps a synchronized {@code ByteArrayOutputStream} that the window coder's varints write
+ * one byte at a time (a sixth of a session GroupByKey's time). {@link #encode} writes the same
+ * bytes with the same coder, in the same (outer) context, into a plain buffer.
  */
 final class NamespaceKeys {
-  private static final int SLOTS = 4096; // a power of two
+  private static final int SLOTS = 16384; // a power of two
   private static final Base64.Encoder BASE64_URL = Base64.getUrlEncoder().withoutPadding();
 
   private final StateNamespace[] namespaces = new StateNamespace[SLOTS];
