@@ -99,7 +99,7 @@ public final class BackendStateInternals<K> implements StateInternals {
    * the live windows of many keys: 10k keys' sessions (about four cells each) dropped a 4,096-cell
    * cache every thousand elements, and each refill cost a namespace key and a tag bind.
    */
-  private static final int MAX_CACHED_CELLS = 65536;
+  static final int MAX_CACHED_CELLS = 65536;
 
   private final StateBackend backend;
   private final Coder<K> keyCoder;
@@ -118,7 +118,7 @@ public final class BackendStateInternals<K> implements StateInternals {
    * in a row (buffer, holds, trigger bits), and a window's hash can be dear (a user window that
    * hashes boxed fields, as Nexmark's WinningBids window does).
    */
-  private Map<NamespaceSlot, NamespaceCells> cells = new HashMap<>();
+  private Map<NamespaceSlot, NamespaceCells> cells = newCellMap();
 
   private int cachedCells;
 
@@ -395,16 +395,16 @@ public final class BackendStateInternals<K> implements StateInternals {
         if (cachedCells >= MAX_CACHED_CELLS) {
           dropCells();
         }
-        inNamespace = new NamespaceCells(namespace);
+        inNamespace = new NamespaceCells(namespace, namespaceKeys.of(namespace));
         cells.put(slot, inNamespace);
       }
       remember(inNamespace);
     }
-    CachedCell cached = inNamespace.byId.get(address.getId());
+    CachedCell cached = inNamespace.get(address.getId());
     if (cached == null || !cached.sameSpec(address)) {
       if (cachedCells >= MAX_CACHED_CELLS) {
         dropCells();
-        inNamespace = new NamespaceCells(namespace);
+        inNamespace = new NamespaceCells(namespace, inNamespace.key);
         cells.put(NamespaceSlot.of(namespace), inNamespace);
         remember(inNamespace);
       }
@@ -414,10 +414,10 @@ public final class BackendStateInternals<K> implements StateInternals {
               address,
               addressBuilder
                   .reset()
-                  .writeLengthPrefixed(namespaceKeys.of(namespace))
+                  .writeLengthPrefixed(inNamespace.key)
                   .writeLengthPrefixed(address.getId())
                   .toByteArray());
-      if (inNamespace.byId.put(address.getId(), cached) == null) {
+      if (inNamespace.put(cached)) {
         cachedCells++;
       }
     }
@@ -453,10 +453,18 @@ public final class BackendStateInternals<K> implements StateInternals {
 
   private void dropCells() {
     // HashMap.clear() walks the whole bucket array; a grown map is cheaper to replace.
-    cells = new HashMap<>();
+    cells = newCellMap();
     cachedCells = 0;
     Arrays.fill(recentNamespaces, null);
     lastCell = null;
+  }
+
+  /**
+   * Sized for the namespaces of a full cache (a few cells each) up front: refilled from empty after
+   * each drop, a default map resized a dozen times per fill.
+   */
+  private static Map<NamespaceSlot, NamespaceCells> newCellMap() {
+    return new HashMap<>(MAX_CACHED_CELLS / 2);
   }
 
   private void requireKey() {
@@ -488,12 +496,48 @@ public final class BackendStateInternals<K> implements StateInternals {
   }
 
   /** The cached cells of one namespace, by state id (an id string caches its hash). */
+  /**
+   * The cached cells of one namespace, by state id, in a short array: a namespace has a handful of
+   * ids, and with many keys' windows (sessions, Nexmark's auction windows) most namespaces are new,
+   * so building a hash table for each cost more than it saved.
+   */
   private static final class NamespaceCells {
     private final StateNamespace namespace;
-    private final Map<String, CachedCell> byId = new HashMap<>(8);
 
-    NamespaceCells(StateNamespace namespace) {
+    /** {@code namespace}'s string key, looked up once for all its ids. */
+    private final byte[] key;
+
+    private CachedCell[] byId = new CachedCell[4];
+    private int size;
+
+    NamespaceCells(StateNamespace namespace, byte[] key) {
       this.namespace = namespace;
+      this.key = key;
+    }
+
+    CachedCell get(String id) {
+      for (int i = 0; i < size; i++) {
+        String cachedId = byId[i].id;
+        if (cachedId == id || cachedId.equals(id)) {
+          return byId[i];
+        }
+      }
+      return null;
+    }
+
+    /** Stores {@code cell} under its id; true when the id was new. */
+    boolean put(CachedCell cell) {
+      for (int i = 0; i < size; i++) {
+        if (byId[i].id.equals(cell.id)) {
+          byId[i] = cell;
+          return false;
+        }
+      }
+      if (size == byId.length) {
+        byId = Arrays.copyOf(byId, size * 2);
+      }
+      byId[size++] = cell;
+      return true;
     }
   }
 

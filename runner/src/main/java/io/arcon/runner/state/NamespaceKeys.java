@@ -32,6 +32,13 @@ final class NamespaceKeys {
   private static final Base64.Encoder BASE64_URL = Base64.getUrlEncoder().withoutPadding();
 
   private final StateNamespace[] namespaces = new StateNamespace[SLOTS];
+
+  /**
+   * Each slot's namespace's hash, compared before the namespace itself: with many keys' windows a
+   * slot's occupant is usually another, long untouched window, and reading it is a cache miss.
+   */
+  private final int[] hashes = new int[SLOTS];
+
   private final byte[][] keys = new byte[SLOTS][];
   private final OrderedBytes windowBytes = new OrderedBytes(64);
 
@@ -40,11 +47,12 @@ final class NamespaceKeys {
     int hash = NamespaceEquality.hash(namespace);
     int slot = (hash ^ (hash >>> 16)) & (SLOTS - 1);
     StateNamespace cached = namespaces[slot];
-    if (cached != null && NamespaceEquality.same(namespace, cached)) {
+    if (hashes[slot] == hash && cached != null && NamespaceEquality.same(namespace, cached)) {
       return keys[slot];
     }
     byte[] key = encode(namespace);
     namespaces[slot] = namespace;
+    hashes[slot] = hash;
     keys[slot] = key;
     return key;
   }

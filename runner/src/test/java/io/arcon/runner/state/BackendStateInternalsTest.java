@@ -315,7 +315,7 @@ class BackendStateInternalsTest {
     assertFalse(bag.equals(first));
 
     // More namespaces than the cache holds, across key switches, each still at its own address.
-    int windows = 5_000;
+    int windows = BackendStateInternals.MAX_CACHED_CELLS + 5_000;
     for (int i = 0; i < windows; i++) {
       internals.setKey("a");
       internals.state(windowNamespace(i), VALUE).write("a" + i);
@@ -325,6 +325,21 @@ class BackendStateInternalsTest {
     for (int i = 0; i < windows; i++) {
       internals.setKey(i % 2 == 0 ? "a" : "b");
       assertEquals((i % 2 == 0 ? "a" : "b") + i, internals.state(windowNamespace(i), VALUE).read());
+    }
+    // Many ids in one namespace, asked for in changing orders, each at its own address.
+    int ids = 11;
+    for (int round = 0; round < 3; round++) {
+      for (int j = 0; j < ids; j++) {
+        int id = (j * (round + 3)) % ids;
+        internals.setKey(round % 2 == 0 ? "a" : "b");
+        ValueState<String> cell =
+            internals.state(windowNamespace(7), StateTags.value("id" + id, StringUtf8Coder.of()));
+        if (round < 2) {
+          cell.write(round + ":" + id);
+        } else {
+          assertEquals("0:" + id, cell.read());
+        }
+      }
     }
     internals.setKey("a");
     assertEquals("a-global", internals.state(GLOBAL, StateTags.tagForSpec("v", spec)).read());
