@@ -156,12 +156,11 @@ public final class BackendTimerStore implements TimerStore {
     if (first == null) {
       return null;
     }
+    // A due row found for a poll is always the read-ahead's head (firstFrom put it there).
     ReadAhead ahead = readAhead[code];
-    if (ahead.head() == first) {
-      ahead.pop();
-      if (ahead.head() != null) {
-        emptyBelow[code] = ahead.head().key();
-      }
+    ahead.pop();
+    if (ahead.head() != null) {
+      emptyBelow[code] = ahead.head().key();
     }
     TimerData timer = decode(first.value());
     byte[] identity = Arrays.copyOfRange(first.key(), INDEX_PREFIX_BYTES, first.key().length);
