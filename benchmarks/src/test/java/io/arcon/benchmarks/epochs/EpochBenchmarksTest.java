@@ -53,7 +53,9 @@ class EpochBenchmarksTest {
     String[] args = {
       "--parallelism=2",
       "--runs=2",
-      "--elements=20000",
+      // Long enough for many epoch intervals: at 20,000 elements a fast run could end before its
+      // first epoch completed (seen once in CI: completed=0).
+      "--elements=400000",
       "--warmupElements=0",
       "--keys=50",
       "--epochIntervalMillis=5",
