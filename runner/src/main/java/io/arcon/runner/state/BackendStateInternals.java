@@ -246,12 +246,7 @@ public final class BackendStateInternals<K> implements StateInternals {
     StateHistory reader = new StateHistory(backend, exportedSpecs);
     this.history =
         new ChainRecorders(
-            backend,
-            reader.exportedStates(),
-            exactById,
-            this::eventTimeMillis,
-            inputWatermark,
-            pruneStepMillis);
+            backend, reader, exactById, this::eventTimeMillis, inputWatermark, pruneStepMillis);
     reader.readAfterFlushing(history);
     this.stateHistory = reader;
     // Cached cells were bound without recorders.

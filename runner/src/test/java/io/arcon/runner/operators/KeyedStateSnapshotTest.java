@@ -270,13 +270,18 @@ class KeyedStateSnapshotTest {
     assertEquals(expectedSorted, new TreeSet<>(sorted));
   }
 
-  /** The history table (TSS version chains) holds one chain per owned key, none of the others. */
+  /**
+   * The history (TSS version chains: base rows and runs) holds the rows of every owned key, none of
+   * the others.
+   */
   private static void assertHistoryRowsOwned(StateBackend backend, int instance, int parallelism) {
-    int owned = 0;
+    java.util.Set<Integer> owned = new TreeSet<>();
     for (int i = 0; i < KEYS; i++) {
-      owned += owner(i, parallelism) == instance ? 1 : 0;
+      if (owner(i, parallelism) == instance) {
+        owned.add(i);
+      }
     }
-    int rows = 0;
+    java.util.Set<String> keys = new TreeSet<>();
     try (CloseableIterator<StateEntry> it =
         backend.table(io.arcon.runner.state.history.ChainLayout.HISTORY_TABLE).iterator()) {
       while (it.hasNext()) {
@@ -285,10 +290,27 @@ class KeyedStateSnapshotTest {
             io.arcon.runner.state.OrderedBytes.readLengthPrefixed(
                 rowKey, io.arcon.runner.state.OrderedBytes.skipLengthPrefixed(rowKey, 0));
         assertEquals(instance, KeyGroups.instanceForKey(key, parallelism));
-        rows++;
+        keys.add(java.util.Arrays.toString(key));
       }
     }
-    assertEquals(owned, rows);
+    try (CloseableIterator<StateEntry> it =
+        backend.table(io.arcon.runner.state.history.ChainLayout.RUNS_TABLE).iterator()) {
+      while (it.hasNext()) {
+        StateEntry row = it.next();
+        if (!io.arcon.runner.state.history.ChainLayout.isRunPage(row.key())) {
+          continue;
+        }
+        io.arcon.runner.state.history.ChainLayout.runRowWithKeys(
+            row.key(),
+            row.value(),
+            key -> {
+              assertEquals(instance, KeyGroups.instanceForKey(key, parallelism));
+              keys.add(java.util.Arrays.toString(key));
+              return true;
+            });
+      }
+    }
+    assertEquals(owned.size(), keys.size());
   }
 
   // ------------------------------------------------------------------ tests

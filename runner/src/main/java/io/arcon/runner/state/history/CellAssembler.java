@@ -2,7 +2,6 @@ package io.arcon.runner.state.history;
 
 import io.arcon.runner.state.OrderedBytes;
 import io.arcon.runner.state.StateCoding;
-import io.arcon.state.StateEntry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,10 +14,10 @@ import org.apache.beam.sdk.values.TimestampedValue;
 import org.joda.time.Instant;
 
 /**
- * Rebuilds one cell (key and namespace of one state id) as of a version: fed the cell's chain
- * segments in key order, it replays each row's entries with chain stamp &lt; T in (stamp, write)
- * order and decodes the rows that exist at T into the Beam-level value of the kind. Reused from
- * cell to cell.
+ * Rebuilds one cell (key and namespace of one state id) as of a version: fed the cell's rows in key
+ * order, each with its chain's entries (base, then runs), it replays each row's entries with chain
+ * stamp &lt; T in (stamp, write) order and decodes the rows that exist at T into the Beam-level
+ * value of the kind. Reused from cell to cell.
  */
 final class CellAssembler {
   /** First byte of a suffix: {@code BackendState.ELEMENT_MARKER}, element rows of a cell. */
@@ -32,10 +31,10 @@ final class CellAssembler {
   private byte[] cellKey;
   private int cellPrefixLength;
 
-  /** First segment key of the row being replayed; null before the cell's first segment. */
+  /** Key of the row being replayed; null before the cell's first row. */
   private byte[] rowKey;
 
-  /** The row's entries with stamp &lt; T, in write order within each segment. */
+  /** The row's entries with stamp &lt; T, in write order. */
   private final List<byte[]> rowEntries = new ArrayList<>();
 
   private boolean rowEntriesSorted;
@@ -49,7 +48,7 @@ final class CellAssembler {
     this.lastStamp = Long.MIN_VALUE;
   }
 
-  /** Starts a cell whose first segment key is {@code key}, its cell prefix {@code length} long. */
+  /** Starts a cell whose first row key is {@code key}, its cell prefix {@code length} long. */
   void start(byte[] key, int cellPrefixLength) {
     this.cellKey = key;
     this.cellPrefixLength = cellPrefixLength;
@@ -57,28 +56,26 @@ final class CellAssembler {
     rows.clear();
   }
 
-  /** Takes one segment of the current cell (segments come in key order). */
-  void add(StateEntry segment) {
-    byte[] key = segment.key();
-    if (rowKey == null || !sameRow(rowKey, key)) {
-      finishRow();
-      rowKey = key;
-    }
-    for (byte[] entry : segment.elements()) {
-      long stamp = ChainLayout.entryStamp(entry);
-      if (stamp >= versionMillis) {
-        continue;
-      }
-      if (stamp < lastStamp) {
-        rowEntriesSorted = false;
-      }
-      lastStamp = stamp;
-      rowEntries.add(entry);
-    }
+  /**
+   * Starts the next row of the current cell (rows come in key order), whose key is {@code rowKey}
+   * (a chain key without its segment); its entries follow in write order.
+   */
+  void startRow(byte[] rowKey) {
+    finishRow();
+    this.rowKey = rowKey;
   }
 
-  private static boolean sameRow(byte[] a, byte[] b) {
-    return a.length == b.length && ChainLayout.samePrefix(a, b, ChainLayout.rowPrefixLength(a));
+  /** Takes one entry {@code ts(stamp) op} of the current row, at {@code bytes[offset, +length)}. */
+  void entry(byte[] bytes, int offset, int length) {
+    long stamp = ChainLayout.entryStamp(bytes, offset, length);
+    if (stamp >= versionMillis) {
+      return;
+    }
+    if (stamp < lastStamp) {
+      rowEntriesSorted = false;
+    }
+    lastStamp = stamp;
+    rowEntries.add(Arrays.copyOfRange(bytes, offset, offset + length));
   }
 
   private void finishRow() {
@@ -89,7 +86,7 @@ final class CellAssembler {
       rowEntries.sort(BY_STAMP); // stable: writes at one stamp keep their order
     }
     int from = ChainLayout.suffixOffset(cellPrefixLength);
-    byte[] suffix = Arrays.copyOfRange(rowKey, from, ChainLayout.rowPrefixLength(rowKey));
+    byte[] suffix = Arrays.copyOfRange(rowKey, from, rowKey.length);
     if (listRows) {
       List<byte[]> elements = new ArrayList<>();
       for (byte[] entry : rowEntries) {

@@ -3,65 +3,67 @@ package io.arcon.runner.state.history;
 import io.arcon.runner.state.OrderedBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.Predicate;
 
 /**
  * The binary layout of the version chains (notation as in {@code BackendStateInternals}: {@code
  * lp(x)} = 4-byte big-endian length then the bytes, {@code ts(t)} = 8-byte big-endian millis with
  * the sign bit flipped).
  *
- * <p>Every row of {@code beam_state} that belongs to an exported state id has a <b>chain</b> in
- * table {@value #HISTORY_TABLE}: the writes of that row, each as one <b>entry</b> {@code ts(stamp)
- * op} (its chain stamp, then what it did), kept in lists (SPI {@code append}) under keys
+ * <p>Every row of {@code beam_state} that belongs to an exported state id has a <b>chain</b>: the
+ * writes of that row, each as one <b>entry</b> {@code ts(stamp) op} (its chain stamp, then what it
+ * did). A chain is identified by its <b>row key</b>
  *
- * <pre>lp(state id) lp(encoded key) lp(namespace) lp(suffix) ts(segment)</pre>
+ * <pre>lp(state id) lp(encoded key) lp(namespace) lp(suffix)</pre>
  *
- * where {@code suffix} is the row key's part after the cell's address ({@code 0x01} + element, map
- * key or timestamp; empty for the cell's own row). So one state id's chains are the prefix {@code
- * lp(id)}, one key's chains within it the prefix {@code lp(id) lp(key)} (ON KEY), one cell's rows
- * the prefix {@code lp(id) lp(key) lp(namespace)} (the <b>cell prefix</b>), and one row's segments
- * are contiguous.
+ * where {@code suffix} is the {@code beam_state} row key's part after the cell's address ({@code
+ * 0x01} + element, map key or timestamp; empty for the cell's own row). So one state id's chains
+ * are the prefix {@code lp(id)}, one key's chains within it the prefix {@code lp(id) lp(key)} (ON
+ * KEY), and one cell's rows the prefix {@code lp(id) lp(key) lp(namespace)} (the <b>cell
+ * prefix</b>).
  *
- * <p>A write appends one entry to one list instead of adding a key per write: the table holds a few
- * keys per live row, so a write finds its list among as many keys as the state has rows, not among
- * every write of the retained history (on heap, a hash table of all writes cost a cache miss per
- * write). The <b>segment</b> of an entry is its stamp rounded down to {@link #segmentMillis}: the
- * step at which the owner prunes, so that a prune drops whole segments and leaves the ones above
- * its horizon untouched (width 0: one {@link #LIVE_SEGMENT} per row); on lmdb, whose append
- * rewrites the list, at most a minute, so that a list a flush of the write buffer rewrites stays
- * short even for a hot row (a second before writes were buffered; then a key per write, nearly, for
- * a row written less often than every second).
+ * <p>A chain is kept in two places:
+ *
+ * <ul>
+ *   <li>its <b>base</b>, in table {@value #HISTORY_TABLE} under {@code row key ts(BASE_STAMP)}: a
+ *       list of entries stamped {@link #BASE_STAMP} that replays to the row's state at the last
+ *       prune's horizon ({@code pruned_before}), or at the start of an on-demand recording;
+ *   <li>its entries since, in <b>runs</b> ({@link ChainRun}) in table {@value #RUNS_TABLE}: each
+ *       flush of the instance's write buffer writes the rows it touched, sorted by row key, as one
+ *       run per <b>segment</b> (an entry's stamp rounded down to the prune step, {@link
+ *       #segmentOf}), so that a prune at a segment boundary folds whole runs into the bases and
+ *       drops them. Runs are ordered by when they were written ({@link ChainRuns}).
+ * </ul>
+ *
+ * A row's chain is its base's entries, then its entries in each run in run order: write order,
+ * except that a flush puts a row's entries of different segments into different runs, which only
+ * reorders entries of different stamps.
  *
  * <p>Entry ops: for <b>put rows</b> (value, combining, set element, map entry) the bytes the write
  * stored in {@code beam_state} (they start with the 8-byte updated_at, so are never empty), or the
  * empty op for a delete; the row's state after a stamp is its last op at or before it. For <b>list
  * rows</b> (bag, multimap entry, ordered-list timestamp) an appended element's stored bytes, or the
  * empty op for a delete (the list restarts empty). A version at T replays a row's entries with
- * stamp &lt; T from an empty row, ordered by (stamp, write order): entries are appended in write
- * order and a reader sorts them stably by stamp (writes at an event time below an earlier write's,
- * e.g. a timer that fires after a later element, come in out of stamp order). Of a put row's
- * consecutive entries at one stamp only the last counts (the later write is the row's state after
- * that stamp anyway), so a writer may drop the earlier ones ({@link ChainWriteBuffer} does within a
- * flush).
- *
- * <p>Pruning folds the entries below the horizon into the row's <b>base</b> segment {@link
- * #BASE_STAMP} (entries stamped {@link #BASE_STAMP}, the smallest), which replays to the row's
- * state at the horizon.
+ * stamp &lt; T from an empty row, ordered by (stamp, chain order): a reader sorts them stably by
+ * stamp (writes at an event time below an earlier write's, e.g. a timer that fires after a later
+ * element, come in out of stamp order). Of a put row's consecutive entries at one stamp only the
+ * last counts (the later write is the row's state after that stamp anyway), so a writer may drop
+ * the earlier ones ({@link ChainWriteBuffer} does within a flush).
  *
  * <p>Table {@value #META_TABLE} holds the horizon of the last prune (key {@code pruned_before},
- * value 8-byte big-endian millis), so that it travels with the backend's snapshots.
+ * value 8-byte big-endian millis). All three tables are the operator's, so the history travels with
+ * its snapshots.
  */
 public final class ChainLayout {
   public static final String HISTORY_TABLE = "beam_state_history";
   public static final String META_TABLE = "beam_state_history_meta";
+  public static final String RUNS_TABLE = "beam_state_history_runs";
 
-  /** Chain stamp of a pruned row's base entries, and their segment: below every real stamp. */
+  /** Chain stamp of a base's entries, and the last 8 bytes of its key: below every real stamp. */
   static final long BASE_STAMP = Long.MIN_VALUE;
 
-  /** The one segment of a row's entries above the base on engines with a cheap append. */
+  /** The one segment of every entry when the owner does not prune in steps. */
   static final long LIVE_SEGMENT = Long.MIN_VALUE + 1;
-
-  /** Widest lmdb segment: a list there is rewritten on every append (once per row and flush). */
-  static final long LMDB_SEGMENT_MILLIS = 60_000;
 
   static final int STAMP_BYTES = 8;
 
@@ -85,22 +87,36 @@ public final class ChainLayout {
         .toByteArray();
   }
 
-  /** Length of the cell prefix {@code lp(id) lp(key) lp(namespace)} at the start of {@code key}. */
-  static int cellPrefixLength(byte[] key) {
+  /**
+   * The row {@code key -> value} of {@value #RUNS_TABLE} as an instance that owns only the encoded
+   * keys {@code keepEncodedKey} accepts restores it (at another parallelism): a run's directory row
+   * as it is, a page with the rows of those keys only; null when none is left.
+   */
+  public static byte[] runRowWithKeys(byte[] key, byte[] value, Predicate<byte[]> keepEncodedKey) {
+    return ChainRuns.rowWithKeys(key, value, keepEncodedKey);
+  }
+
+  /** Whether {@code key} of {@value #RUNS_TABLE} is a page's (its value a run of rows). */
+  public static boolean isRunPage(byte[] key) {
+    return ChainRuns.isPage(key);
+  }
+
+  /** Length of the cell prefix at the start of a row key (a chain key without its segment). */
+  static int cellPrefixLengthOfRow(byte[] rowKey) {
     try {
-      int pos = OrderedBytes.skipLengthPrefixed(key, 0);
-      pos = OrderedBytes.skipLengthPrefixed(key, pos);
-      pos = OrderedBytes.skipLengthPrefixed(key, pos);
-      if (pos + 4 + STAMP_BYTES > key.length) {
-        throw corrupt(key);
+      int pos = OrderedBytes.skipLengthPrefixed(rowKey, 0);
+      pos = OrderedBytes.skipLengthPrefixed(rowKey, pos);
+      pos = OrderedBytes.skipLengthPrefixed(rowKey, pos);
+      if (OrderedBytes.skipLengthPrefixed(rowKey, pos) != rowKey.length) {
+        throw corrupt(rowKey);
       }
       return pos;
     } catch (IndexOutOfBoundsException e) {
-      throw corrupt(key);
+      throw corrupt(rowKey);
     }
   }
 
-  /** Length of {@code key} without its segment: the segments of one row share it. */
+  /** Length of a base's key without its last 8 bytes: the row key. */
   static int rowPrefixLength(byte[] key) {
     return key.length - STAMP_BYTES;
   }
@@ -110,21 +126,17 @@ public final class ChainLayout {
     return cellPrefixLength + 4;
   }
 
-  /** The segment of a chain key. */
+  /** The last 8 bytes of a base's key ({@link #BASE_STAMP}). */
   static long segment(byte[] key) {
     return OrderedBytes.readOrderedLong(key, key.length - STAMP_BYTES);
   }
 
   /**
-   * Segment width for {@code engine}: {@code pruneStepMillis} (0: one {@link #LIVE_SEGMENT} per
-   * row), on lmdb at most {@link #LMDB_SEGMENT_MILLIS} (also when the step is 0).
+   * Segment width: the owner's prune step ({@code pruneStepMillis}; 0, unknown: one {@link
+   * #LIVE_SEGMENT}), so that its horizons fall on run boundaries.
    */
-  static long segmentMillis(String engine, long pruneStepMillis) {
-    long step = Math.max(0, pruneStepMillis);
-    if ("lmdb".equals(engine)) {
-      return step == 0 ? LMDB_SEGMENT_MILLIS : Math.min(step, LMDB_SEGMENT_MILLIS);
-    }
-    return step;
+  static long segmentMillis(long pruneStepMillis) {
+    return Math.max(0, pruneStepMillis);
   }
 
   /** The segment of an entry stamped {@code stamp} (not the base) for a segment width. */
@@ -194,16 +206,6 @@ public final class ChainLayout {
     for (int i = 0; i < STAMP_BYTES; i++) {
       target[offset + STAMP_BYTES - 1 - i] = (byte) (ordered >>> (8 * i));
     }
-  }
-
-  /** {@code key} with its segment replaced by {@code segment}. */
-  static byte[] withSegment(byte[] key, long segment) {
-    byte[] out = Arrays.copyOf(key, key.length);
-    long ordered = segment ^ Long.MIN_VALUE;
-    for (int i = 0; i < STAMP_BYTES; i++) {
-      out[key.length - 1 - i] = (byte) (ordered >>> (8 * i));
-    }
-    return out;
   }
 
   /** Whether {@code a} and {@code b} agree on their first {@code length} bytes. */

@@ -1,8 +1,6 @@
 package io.arcon.runner.state.history;
 
 import io.arcon.runner.state.OrderedBytes;
-import io.arcon.state.CloseableIterator;
-import io.arcon.state.ListFraming;
 import io.arcon.state.StateTable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -12,219 +10,176 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One pass of {@link StateHistory#prune}: walks the whole history table once and, per row chain,
- * folds the entries with chain stamp &lt; horizon into the row's base segment (see {@link
- * ChainLayout}), dropping them when the row does not exist at the horizon.
+ * One pass of {@link StateHistory#prune}: folds the entries with chain stamp &lt; horizon of every
+ * run that holds any into their rows' bases (see {@link ChainLayout}), dropping a base when its row
+ * does not exist at the horizon.
  *
- * <p>Cost: walks every segment of the table but reads only the base segments and those that start
- * below the horizon (a segment holds entries at or after its start; a put row's are scanned in
- * their stored bytes for the one entry that stays, not decoded); writes only for rows that got
- * entries below the horizon since the last prune (their segments are rewritten with the entries
- * that stay, and the base with what the folded ones replay to). A list row whose base has no delete
- * after it is extended with the new elements instead of rewritten, so a long bag costs only its new
- * elements per prune.
+ * <p>Cost: reads only the runs whose smallest stamp is below the horizon, merged by row; writes one
+ * base per row they touch (a put row's base is its last entry below the horizon; a list row's base
+ * is extended with the new elements, or restarted after a delete). A run that also holds entries at
+ * or after the horizon keeps them, rewritten in its place in the order of runs; with horizons on
+ * segment boundaries (as the owner prunes) no run does, and the folded runs are dropped whole.
  *
- * <p>Chains of state ids that are not exported (a pipeline restarted with another export
- * configuration) are left as they are: their row kind, hence how to fold them, is not known.
+ * <p>Rows of state ids that are not exported (a pipeline restarted with another export
+ * configuration) are left in their runs: their row kind, hence how to fold them, is not known.
  */
 final class ChainPruner {
   private final StateTable history;
+  private final ChainRuns runs;
   private final Map<String, ExportedState> states;
   private final long horizonMillis;
-
-  /** The row being walked: its first segment's key, its state (null: not exported), segments. */
-  private byte[] rowKey;
-
-  private ExportedState rowState;
-  private final List<Segment> segments = new ArrayList<>();
 
   /** {@code lp(id)} and state of the last row's id, so a run of rows looks the id up once. */
   private byte[] lastIdPart;
 
   private ExportedState lastIdState;
 
-  ChainPruner(StateTable history, Map<String, ExportedState> states, long horizonMillis) {
+  ChainPruner(
+      StateTable history, ChainRuns runs, Map<String, ExportedState> states, long horizonMillis) {
     this.history = history;
+    this.runs = runs;
     this.states = states;
     this.horizonMillis = horizonMillis;
   }
 
   void run() {
-    // Keys alone: a segment is read only when it may hold entries below the horizon.
-    try (CloseableIterator<byte[]> it = history.scanKeys(null, null)) {
-      while (it.hasNext()) {
-        byte[] key = it.next();
-        if (rowKey == null
-            || rowKey.length != key.length
-            || !ChainLayout.samePrefix(rowKey, key, ChainLayout.rowPrefixLength(key))) {
-          finishRow();
-          startRow(key);
-        }
-        long segment = ChainLayout.segment(key);
-        // A segment above the horizon holds only entries at or after it: left as it is, unread.
-        if (rowState != null && (segment == ChainLayout.BASE_STAMP || segment < horizonMillis)) {
-          segments.add(new Segment(key, history.get(key)));
-        }
+    List<ChainRuns.Run> below = new ArrayList<>();
+    for (ChainRuns.Run run : runs.all()) {
+      if (run.minStamp() < horizonMillis) {
+        below.add(run);
       }
     }
-    finishRow();
-  }
-
-  private void startRow(byte[] key) {
-    ChainLayout.cellPrefixLength(key); // fails clearly on a key of another layout
-    rowKey = key;
-    int idEnd = OrderedBytes.skipLengthPrefixed(key, 0);
-    if (lastIdPart == null || !Arrays.equals(lastIdPart, 0, lastIdPart.length, key, 0, idEnd)) {
-      lastIdPart = Arrays.copyOf(key, idEnd);
-      lastIdState = states.get(new String(key, 4, idEnd - 4, StandardCharsets.UTF_8));
-    }
-    rowState = lastIdState;
-  }
-
-  private void finishRow() {
-    if (!segments.isEmpty()) {
-      fold();
-      segments.clear();
-    }
-  }
-
-  /** Folds the current row's entries below the horizon into its base, if it has any. */
-  private void fold() {
-    if (!rowState.kind().listRows() && foldPutInPlace()) {
+    if (below.isEmpty()) {
       return;
     }
-    Segment base = null;
-    List<byte[]> folded = new ArrayList<>();
-    // Each segment decoded once: what falls below the horizon, and what it keeps if it loses any.
-    List<Segment> shrunk = new ArrayList<>();
-    List<List<byte[]>> keptBy = new ArrayList<>();
-    for (Segment segment : segments) {
-      if (ChainLayout.segment(segment.key) == ChainLayout.BASE_STAMP) {
-        base = segment;
-        continue;
+    List<PagedRun> cursors = new ArrayList<>(below.size());
+    List<ChainRuns.Pages> kept = new ArrayList<>(below.size());
+    try {
+      for (ChainRuns.Run run : below) {
+        cursors.add(runs.open(run, null));
+        kept.add(new ChainRuns.Pages());
       }
-      List<byte[]> entries = segment.entries();
-      List<byte[]> kept = new ArrayList<>(entries.size());
-      for (byte[] entry : entries) {
-        if (ChainLayout.entryStamp(entry) < horizonMillis) {
-          folded.add(entry);
-        } else {
-          kept.add(entry);
-        }
-      }
-      if (kept.size() < entries.size()) {
-        shrunk.add(segment);
-        keptBy.add(kept);
+      fold(cursors, kept);
+    } finally {
+      for (PagedRun cursor : cursors) {
+        cursor.close();
       }
     }
-    if (folded.isEmpty()) {
-      return; // nothing new below the horizon: the base (if any) is still the row there
-    }
-    folded.sort(BY_STAMP); // stable: writes at one stamp keep their order
-    // The segments that held folded entries keep only their entries at or above the horizon.
-    for (int i = 0; i < shrunk.size(); i++) {
-      history.delete(shrunk.get(i).key);
-      for (byte[] entry : keptBy.get(i)) {
-        history.append(shrunk.get(i).key, entry);
-      }
-    }
-    byte[] baseKey =
-        base != null ? base.key : ChainLayout.withSegment(rowKey, ChainLayout.BASE_STAMP);
-    if (rowState.kind().listRows()) {
-      foldList(base, baseKey, folded);
-    } else {
-      foldPut(base, baseKey, folded);
+    for (int i = 0; i < below.size(); i++) {
+      runs.replace(below.get(i), kept.get(i).finish());
     }
   }
 
   /**
-   * A put row whose segments below the horizon hold nothing at or above it (the usual case: the
-   * horizon is a segment boundary): its state at the horizon is its last entry below it by stamp,
-   * then by write order, found in the framed bytes without copying the others out. Those segments
-   * are dropped and the base replaced. False, having written nothing, when a segment also holds
-   * entries to keep: the general fold then rewrites it.
+   * Folds the entries below the horizon of {@code cursors} into bases, the rest into {@code kept}.
    */
-  private boolean foldPutInPlace() {
-    Segment base = null;
-    Segment lastIn = null;
-    int lastAt = -1;
-    int lastLength = 0;
-    long lastStamp = Long.MIN_VALUE;
-    for (Segment segment : segments) {
-      if (ChainLayout.segment(segment.key) == ChainLayout.BASE_STAMP) {
-        base = segment;
-        continue;
-      }
-      byte[] framed = segment.framed;
-      int position = 0;
-      while (position < framed.length) {
-        int length = ListFraming.frameLength(framed, position);
-        position += ListFraming.varIntSize(length);
-        long stamp = ChainLayout.entryStamp(framed, position, length);
-        if (stamp >= horizonMillis) {
-          return false;
+  private void fold(List<PagedRun> cursors, List<ChainRuns.Pages> kept) {
+    RowMerge merge = new RowMerge(cursors);
+    List<byte[]> folded = new ArrayList<>();
+    while (merge.next()) {
+      RowCursor row = merge.row();
+      byte[] rowKey =
+          Arrays.copyOfRange(row.keyBytes(), row.keyOffset(), row.keyOffset() + row.keyLength());
+      ExportedState state = stateOf(rowKey);
+      boolean listRow = state != null && state.kind().listRows();
+      // A put row's state at the horizon is its last entry below it: found, not copied out.
+      byte[] lastBytes = null;
+      int lastAt = 0;
+      int lastLength = 0;
+      long lastStamp = Long.MIN_VALUE;
+      folded.clear();
+      for (int i = 0; i < merge.sourceCount(); i++) {
+        ChainRun.Cursor cursor = ((PagedRun) merge.source(i)).page();
+        ChainRuns.Pages keep = null;
+        byte[] bytes = cursor.keyBytes();
+        int position = cursor.firstEntry();
+        for (int n = cursor.entryCount(); n > 0; n--) {
+          int length = OrderedBytes.readInt(bytes, position);
+          int at = position + 4;
+          long stamp = ChainLayout.entryStamp(bytes, at, length);
+          if (state != null && stamp < horizonMillis) {
+            if (listRow) {
+              folded.add(Arrays.copyOfRange(bytes, at, at + length));
+            } else if (lastBytes == null || stamp >= lastStamp) {
+              // ">=": of equal stamps the later write, as replaying in (stamp, order) would.
+              lastBytes = bytes;
+              lastAt = at;
+              lastLength = length;
+              lastStamp = stamp;
+            }
+          } else {
+            if (keep == null) {
+              keep = kept.get(merge.sourceIndex(i));
+              keep.startRow(rowKey, 0, rowKey.length);
+            }
+            keep.writer().entry(bytes, at, length);
+          }
+          position = at + length;
         }
-        // Equal stamps share a segment, so ">=" keeps the later write, as a stable sort would.
-        if (lastIn == null || stamp >= lastStamp) {
-          lastIn = segment;
-          lastAt = position;
-          lastLength = length;
-          lastStamp = stamp;
+        if (keep != null) {
+          keep.endRow();
         }
-        position += length;
+      }
+      if (lastBytes != null || !folded.isEmpty()) {
+        byte[] baseKey =
+            new OrderedBytes(rowKey.length + ChainLayout.STAMP_BYTES)
+                .writeBytes(rowKey)
+                .writeOrderedLong(ChainLayout.BASE_STAMP)
+                .toByteArray();
+        if (listRow) {
+          foldList(baseKey, folded);
+        } else {
+          foldPut(
+              baseKey,
+              ChainLayout.entry(
+                  ChainLayout.BASE_STAMP,
+                  lastBytes,
+                  lastAt + ChainLayout.ENTRY_HEADER_BYTES,
+                  lastLength - ChainLayout.ENTRY_HEADER_BYTES));
+        }
       }
     }
-    if (lastIn == null) {
-      return true; // nothing below the horizon: the base (if any) is still the row there
-    }
-    for (Segment segment : segments) {
-      if (segment != base) {
-        history.delete(segment.key);
-      }
-    }
-    byte[] last = Arrays.copyOfRange(lastIn.framed, lastAt, lastAt + lastLength);
-    foldPut(
-        base,
-        base != null ? base.key : ChainLayout.withSegment(rowKey, ChainLayout.BASE_STAMP),
-        List.of(last));
-    return true;
   }
 
-  /** Put rows: the last folded entry is the row's state at the horizon. */
-  private void foldPut(Segment base, byte[] baseKey, List<byte[]> folded) {
-    byte[] last = folded.get(folded.size() - 1);
-    if (base != null) {
-      history.delete(baseKey);
+  private ExportedState stateOf(byte[] rowKey) {
+    int idEnd = OrderedBytes.skipLengthPrefixed(rowKey, 0);
+    if (lastIdPart == null || !Arrays.equals(lastIdPart, 0, lastIdPart.length, rowKey, 0, idEnd)) {
+      lastIdPart = Arrays.copyOf(rowKey, idEnd);
+      lastIdState = states.get(new String(rowKey, 4, idEnd - 4, StandardCharsets.UTF_8));
     }
-    if (!ChainLayout.isDelete(last)) {
-      history.append(baseKey, ChainLayout.restamped(last, ChainLayout.BASE_STAMP));
+    return lastIdState;
+  }
+
+  /** Put rows: {@code base} (stamped as one) is the row's state at the horizon. */
+  private void foldPut(byte[] baseKey, byte[] base) {
+    history.delete(baseKey);
+    if (!ChainLayout.isDelete(base)) {
+      history.append(baseKey, base);
     }
   }
 
-  /** List rows: the base's elements, then the folded ones, restarted at each delete. */
-  private void foldList(Segment base, byte[] baseKey, List<byte[]> folded) {
+  /** List rows: the base's elements, then the folded ones by stamp, restarted at each delete. */
+  private void foldList(byte[] baseKey, List<byte[]> folded) {
+    folded.sort(BY_STAMP); // stable: writes at one stamp keep their order
     int lastDelete = -1;
     for (int i = 0; i < folded.size(); i++) {
       if (ChainLayout.isDelete(folded.get(i))) {
         lastDelete = i;
       }
     }
-    if (base != null && lastDelete >= 0) {
+    if (lastDelete >= 0) {
       history.delete(baseKey);
     }
     // Without a delete the base stays valid: the newer elements are appended to it.
+    List<byte[]> elements = new ArrayList<>(folded.size() - lastDelete - 1);
     for (int i = lastDelete + 1; i < folded.size(); i++) {
-      history.append(baseKey, ChainLayout.restamped(folded.get(i), ChainLayout.BASE_STAMP));
+      elements.add(ChainLayout.restamped(folded.get(i), ChainLayout.BASE_STAMP));
+    }
+    if (!elements.isEmpty()) {
+      history.appendAll(baseKey, elements);
     }
   }
 
   private static final Comparator<byte[]> BY_STAMP =
       Comparator.comparingLong(ChainLayout::entryStamp);
-
-  /** One segment of the row being walked: its key and its entries, framed as stored. */
-  private record Segment(byte[] key, byte[] framed) {
-    List<byte[]> entries() {
-      return ListFraming.decode(framed);
-    }
-  }
 }

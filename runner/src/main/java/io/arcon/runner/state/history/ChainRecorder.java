@@ -5,7 +5,6 @@ import io.arcon.state.CloseableIterator;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
@@ -107,20 +106,6 @@ public final class ChainRecorder {
     if (pending.isFull()) {
       flushAll.run();
     }
-  }
-
-  /**
-   * Appends {@code entries} to the chain segment {@code segment} of the row {@code rowKey[offset,
-   * offset + length)} (a flush of the shared {@link ChainWriteBuffer}).
-   */
-  void appendToChain(
-      byte[] rowKey,
-      int offset,
-      int length,
-      int addressLength,
-      long segment,
-      List<byte[]> entries) {
-    history.appendAll(chainKey(rowKey, offset, length, addressLength, segment), entries);
   }
 
   /**

@@ -25,6 +25,14 @@ public final class ChainRecorders {
 
   private final ChainRecorder[] recorders;
 
+  /** Per recorder: the length of its {@code lp(id)}, and that prefix's rank in key order. */
+  private final int[] idPartLengths;
+
+  private final int[] idRanks;
+
+  /** Where flushes go. */
+  private final ChainRuns runs;
+
   /** The writes of every recorder not yet in their chains: one buffer per instance. */
   private final ChainWriteBuffer pending;
 
@@ -40,13 +48,15 @@ public final class ChainRecorders {
    */
   public ChainRecorders(
       StateBackend backend,
-      Map<String, ExportedState> states,
+      StateHistory history,
       Map<String, Boolean> exactById,
       LongSupplier eventTime,
       LongSupplier inputWatermark,
       long pruneStepMillis) {
     Objects.requireNonNull(eventTime, "eventTime");
     Objects.requireNonNull(inputWatermark, "inputWatermark");
+    Map<String, ExportedState> states = history.exportedStates();
+    this.runs = history.runs();
     if (!exactById.keySet().equals(states.keySet())) {
       throw new IllegalArgumentException(
           "The consistency of every exported state must be given, and only theirs: exported "
@@ -54,19 +64,20 @@ public final class ChainRecorders {
               + ", consistency given for "
               + new TreeSet<>(exactById.keySet()));
     }
-    StateTable history = backend.table(ChainLayout.HISTORY_TABLE);
-    long segmentMillis = ChainLayout.segmentMillis(backend.engine(), pruneStepMillis);
+    StateTable historyTable = backend.table(ChainLayout.HISTORY_TABLE);
+    long segmentMillis = ChainLayout.segmentMillis(pruneStepMillis);
     OrderedBytes keyBuffer = new OrderedBytes(256);
     this.pending = new ChainWriteBuffer(segmentMillis);
     recorders = new ChainRecorder[states.size()];
     idParts = new byte[states.size()][];
+    idPartLengths = new int[states.size()];
     int i = 0;
     for (ExportedState state : states.values()) {
       boolean exact = Objects.requireNonNull(exactById.get(state.id()), state.id());
       ChainRecorder recorder =
           new ChainRecorder(
               state,
-              history,
+              historyTable,
               keyBuffer,
               exact ? eventTime : inputWatermark,
               pending,
@@ -75,7 +86,16 @@ public final class ChainRecorders {
       byId.put(state.id(), recorder);
       recorders[i] = recorder;
       idParts[i] = ChainLayout.statePrefix(state.id());
+      idPartLengths[i] = idParts[i].length;
       i++;
+    }
+    idRanks = new int[idParts.length];
+    for (int a = 0; a < idParts.length; a++) {
+      for (byte[] other : idParts) {
+        if (Arrays.compareUnsigned(other, idParts[a]) < 0) {
+          idRanks[a]++;
+        }
+      }
     }
   }
 
@@ -143,14 +163,15 @@ public final class ChainRecorders {
   }
 
   /**
-   * Puts every write recorded so far into its chain (they are buffered, see {@link
-   * ChainWriteBuffer}): call it before the history table is read or copied.
+   * Puts every write recorded so far into the history, as runs (they are buffered, see {@link
+   * ChainWriteBuffer}): call it before the history is read or copied.
    */
   public void flush() {
-    pending.flushTo(
-        (recorder, rowKey, offset, length, addressLength, segment, entries) ->
-            recorders[recorder].appendToChain(
-                rowKey, offset, length, addressLength, segment, entries));
+    if (pending.isEmpty()) {
+      return;
+    }
+    pending.flushTo(idPartLengths, idRanks, runs::add);
+    runs.mergeSmallTail();
   }
 
   /** Whether writes are recorded now. */

@@ -7,20 +7,20 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The writes the {@link ChainRecorder}s of one instance recorded and have not yet put into their
- * chains (one buffer per instance, so its memory does not grow with the exported states). A write
- * only copies its row key, stamp and op to the end of this buffer; a flush then takes the buffer
- * row by row (grouped by row and segment, each row's writes in write order) and appends each row's
- * entries in one {@code appendAll}: one lookup of a chain per row and flush on heap, one merge on
- * rocksdb, one rewrite of the list on lmdb, instead of one per write; and the chains' memory is
- * touched once per row instead of at random on every write.
+ * The writes the {@link ChainRecorder}s of one instance recorded and have not yet put into the
+ * history (one buffer per instance, so its memory does not grow with the exported states). A write
+ * only copies its row key, stamp and op to the end of this buffer; a flush then writes the buffer
+ * out as {@link ChainRun}s: the rows it touched in key order, each row's writes in write order, one
+ * run per segment. A flush's cost is thus a sort of the rows it touched and a few sequential
+ * copies, whatever the engine: no lookup or write per row (a heap table's ordered index, a rocksdb
+ * merge, an lmdb rewrite of a list were most of a flush's time when chains were lists per row).
  *
- * <p>The owner flushes before anything reads or changes the chains (a version read, a prune, a
+ * <p>The owner flushes before anything reads or changes the history (a version read, a prune, a
  * snapshot, a base) and when the buffer is full. The chains then replay as if every write had been
- * appended directly in write order: a row's entries keep their order (rows are independent), and of
- * a put row's writes at one stamp only the last is kept within a flush, the one a replay takes
- * anyway. A flush does not replace a put row's last entry of the previous flush at the same stamp;
- * readers take the later of the two (see {@link ChainLayout}).
+ * appended to its row directly in write order (see {@link ChainLayout}), and of a put row's writes
+ * at one stamp only the last is kept within a flush, the one a replay takes anyway. A flush does
+ * not replace a put row's last entry of the previous flush at the same stamp; readers take the
+ * later of the two.
  */
 final class ChainWriteBuffer {
   /** Writes held before a flush (so groups fit {@link #GROUP_BITS}). */
@@ -28,23 +28,6 @@ final class ChainWriteBuffer {
 
   /** Bytes of row keys and ops held before a flush. */
   static final int MAX_BYTES = 16 << 20;
-
-  /** Where a flush puts a row's entries. */
-  interface Chains {
-    /**
-     * Appends {@code entries} to the chain segment {@code segment} of the row whose key is {@code
-     * rowKey[offset, offset + length)}, of which the cell's address is the first {@code
-     * addressLength} bytes, written by the recorder numbered {@code recorder}.
-     */
-    void appendAll(
-        int recorder,
-        byte[] rowKey,
-        int offset,
-        int length,
-        int addressLength,
-        long segment,
-        List<byte[]> entries);
-  }
 
   private final long segmentMillis;
 
@@ -72,11 +55,14 @@ final class ChainWriteBuffer {
   private int[] groupCounts = new int[0];
   private int[] groupBytes = new int[0];
   private int[] groupCursors = new int[0];
+  private int[] groupPages = new int[0];
   private int[] groupKeyStarts = new int[0];
   private int[] groupKeyLengths = new int[0];
   private int[] groupRecorders = new int[0];
   private byte[] groupKeys = new byte[0];
-  private byte[] ordered = new byte[0];
+  private int[] chainKeyStarts = new int[0];
+  private int[] chainKeyLengths = new int[0];
+  private byte[] chainKeys = new byte[0];
 
   ChainWriteBuffer(long segmentMillis) {
     this.segmentMillis = segmentMillis;
@@ -124,56 +110,112 @@ final class ChainWriteBuffer {
   }
 
   /**
-   * Appends every held write to its chain, row by row, and empties the buffer.
+   * Writes every held write into runs ({@link ChainRun}) and empties the buffer: one run per
+   * segment present (so that a prune at a segment boundary drops whole runs), split when it passes
+   * {@link #MAX_RUN_BYTES}.
    *
    * <p>Every pass reads the held writes in the order they came, so the buffer is read sequentially
    * once per pass: (1) each write's group (row and segment) from a table the size of the groups,
-   * dropping superseded writes; (2) the groups put in about key order ({@link #sortedGroups}), so
-   * that the chains are appended to in that order (neighbouring keys of an ordered index, a
-   * B-tree's page after page); (3) each kept write's entry copied to its group's place in one
-   * group-ordered array; (4) each group's entries handed over from there. Walking each group's
-   * writes through the buffer instead cost a cache miss per write, the most of a flush's time.
+   * dropping superseded writes; (2) each group's chain key, and the groups sorted by segment and
+   * chain key ({@link #sortedGroups}); (3) the pages allocated at their final sizes and each
+   * group's row key written in them; (4) each kept write's entry copied to its group's place there.
+   * Walking each group's writes through the buffer instead cost a cache miss per write.
+   *
+   * @param idPartLengths per recorder, the length of {@code lp(state id)}
+   * @param idRanks per recorder, the rank of its {@code lp(state id)} in unsigned byte order
    */
-  void flushTo(Chains chains) {
+  void flushTo(int[] idPartLengths, int[] idRanks, RunSink sink) {
     if (count == 0) {
       return;
     }
     int groups = group();
-    int[] order = sortedGroups(groups);
-    // Group-ordered entries: each a 4-byte length, then the entry (stamp, op).
-    int total = 0;
-    for (int g : order) {
-      groupCursors[g] = total;
-      total += groupBytes[g];
+    chainKeys(groups, idPartLengths);
+    int[] order = sortedGroups(groups, idPartLengths, idRanks);
+    // The pages: cut where the segment changes (a new run) or a page would pass its size.
+    int pages = 0;
+    int[] pageRows = new int[4];
+    int[] pageBytes = new int[4];
+    long[] pageSegments = new long[4];
+    for (int i = 0; i < groups; i++) {
+      int g = order[i];
+      int rowBytes = ChainRun.rowBytes(chainKeyLengths[g], groupBytes[g]);
+      if (pages == 0
+          || groupSegments[g] != pageSegments[pages - 1]
+          || pageBytes[pages - 1] + rowBytes > ChainRuns.PAGE_BYTES) {
+        if (pages == pageRows.length) {
+          pageRows = Arrays.copyOf(pageRows, pages * 2);
+          pageBytes = Arrays.copyOf(pageBytes, pages * 2);
+          pageSegments = Arrays.copyOf(pageSegments, pages * 2);
+        }
+        pageSegments[pages] = groupSegments[g];
+        pages++;
+      }
+      groupPages[g] = pages - 1;
+      pageRows[pages - 1]++;
+      pageBytes[pages - 1] += rowBytes;
     }
-    if (ordered.length < total) {
-      ordered = new byte[Math.max(total, ordered.length * 2)];
+    // Each page allocated at its final size, its rows' keys and counts written in order; each
+    // group's cursor then points at where its entries go.
+    byte[][] out = new byte[pages][];
+    long[] minStamps = new long[pages];
+    long[] maxStamps = new long[pages];
+    for (int p = 0; p < pages; p++) {
+      out[p] = ChainRun.allocate(pageRows[p], pageBytes[p]);
+      minStamps[p] = Long.MAX_VALUE;
+      maxStamps[p] = Long.MIN_VALUE;
     }
+    int page = -1;
+    int row = 0;
+    int position = 0;
+    for (int i = 0; i < groups; i++) {
+      int g = order[i];
+      if (groupPages[g] != page) {
+        page = groupPages[g];
+        row = 0;
+        position = ChainRun.HEADER_BYTES;
+      }
+      groupCursors[g] =
+          ChainRun.putRow(
+              out[page],
+              row++,
+              position,
+              chainKeys,
+              chainKeyStarts[g],
+              chainKeyLengths[g],
+              groupCounts[g]);
+      position += ChainRun.rowBytes(chainKeyLengths[g], groupBytes[g]);
+    }
+    // Every kept write's entry to its place, reading the buffer in write order.
     for (int w = 0; w < count; w++) {
       if (!dropped[w]) {
         int g = writeGroup[w];
-        groupCursors[g] = putEntry(w, groupCursors[g]);
+        int p = groupPages[g];
+        groupCursors[g] = putEntry(w, out[p], groupCursors[g]);
+        long stamp = stamps[w];
+        if (stamp < minStamps[p]) {
+          minStamps[p] = stamp;
+        }
+        if (stamp > maxStamps[p]) {
+          maxStamps[p] = stamp;
+        }
       }
     }
-    List<byte[]> entries = new ArrayList<>();
-    int position = 0;
-    for (int g : order) {
-      entries.clear();
-      for (int i = 0; i < groupCounts[g]; i++) {
-        int length = OrderedBytes.readInt(ordered, position);
-        entries.add(Arrays.copyOfRange(ordered, position + 4, position + 4 + length));
-        position += 4 + length;
+    List<byte[]> run = new ArrayList<>();
+    for (int p = 0; p < pages; p++) {
+      ChainRun.seal(out[p], minStamps[p], maxStamps[p]);
+      if (p > 0 && pageSegments[p] != pageSegments[p - 1]) {
+        sink.add(run);
+        run = new ArrayList<>();
       }
-      chains.appendAll(
-          groupRecorders[g],
-          groupKeys,
-          groupKeyStarts[g],
-          groupKeyLengths[g],
-          groupAddressLengths[g],
-          groupSegments[g],
-          entries);
+      run.add(out[p]);
     }
+    sink.add(run);
     clear();
+  }
+
+  /** Where a flush puts its runs (each as its pages, in key order), oldest writes first. */
+  interface RunSink {
+    void add(List<byte[]> pages);
   }
 
   /**
@@ -249,35 +291,104 @@ final class ChainWriteBuffer {
   /** Bits of a group's number in its sort key (groups are at most {@link #MAX_WRITES}). */
   private static final int GROUP_BITS = 18;
 
-  /** Row key bytes before those a sort key takes: {@code lp(key)}'s length, about constant. */
-  private static final int SORT_KEY_SKIP = 4;
+  /**
+   * Each group's chain key {@code lp(id) lp(key) lp(namespace) lp(suffix)}, from its row key {@code
+   * lp(key) lp(namespace) lp(id) suffix}: the address's parts moved, no parsing needed since the
+   * id's length is known.
+   */
+  private void chainKeys(int groups, int[] idPartLengths) {
+    int needed = 0;
+    for (int g = 0; g < groups; g++) {
+      needed += groupKeyLengths[g] + 4;
+    }
+    if (chainKeys.length < needed) {
+      chainKeys = new byte[Math.max(needed, chainKeys.length * 2)];
+    }
+    int at = 0;
+    for (int g = 0; g < groups; g++) {
+      int from = groupKeyStarts[g];
+      int length = groupKeyLengths[g];
+      int addressLength = groupAddressLengths[g];
+      int idPartLength = idPartLengths[groupRecorders[g]];
+      int idStart = addressLength - idPartLength;
+      int suffixLength = length - addressLength;
+      chainKeyStarts[g] = at;
+      chainKeyLengths[g] = length + 4;
+      System.arraycopy(groupKeys, from + idStart, chainKeys, at, idPartLength);
+      at += idPartLength;
+      System.arraycopy(groupKeys, from, chainKeys, at, idStart);
+      at += idStart;
+      ChainRun.writeInt(chainKeys, at, suffixLength);
+      at += 4;
+      System.arraycopy(groupKeys, from + addressLength, chainKeys, at, suffixLength);
+      at += suffixLength;
+    }
+  }
 
   /**
-   * The groups in about the order of their rows' keys, for locality only (neighbouring chains
-   * appended one after the other): a primitive sort of sort keys that hold the row key's bytes
-   * after its first {@value #SORT_KEY_SKIP} (the key's length) in the high bits and the group's
-   * number in the low {@value #GROUP_BITS}, then each run of equal high bits (one row's segments,
-   * or rows with a long common prefix) by whole key and segment. Keys of different lengths may
-   * interleave. A comparison sort of all groups by their whole keys cost a flush on lmdb, whose
-   * segments are short, a sixth of its time.
+   * The groups in order of segment, then chain key (the order of a run's rows). A primitive sort
+   * orders them by a sort key that holds, high bits first, the segment's rank among the flush's
+   * segments (8 bits), the state id's rank (6), the encoded key's length (12) and its first 20
+   * bits, then the group's number; each run of equal high bits is then sorted by whole segment and
+   * chain key. Each field is ordered as the chain keys are (ids by {@code lp(id)}, then {@code
+   * lp(key)}: length first), so the result is exactly the chain-key order; when a field does not
+   * fit (over 256 segments, 64 ids or keys of 4 KiB), all groups are one run sorted by comparison.
    */
-  private int[] sortedGroups(int groups) {
+  private int[] sortedGroups(int groups, int[] idPartLengths, int[] idRanks) {
     if (groups > 1 << GROUP_BITS) {
       throw new IllegalStateException(
           groups + " groups in one flush: the buffer holds at most " + MAX_WRITES + " writes");
     }
-    long[] sortKeys = new long[groups];
-    int prefixBits = 64 - GROUP_BITS;
-    for (int g = 0; g < groups; g++) {
-      long prefix = 0;
-      int from = groupKeyStarts[g] + SORT_KEY_SKIP;
-      int end = groupKeyStarts[g] + groupKeyLengths[g];
-      for (int i = 0; i < 8; i++) {
-        int at = from + i;
-        prefix = (prefix << 8) | (at < end ? groupKeys[at] & 0xFF : 0);
+    long[] distinctSegments = new long[Math.min(groups, 257)];
+    int segmentCount = 0;
+    boolean fits = true;
+    for (int g = 0; g < groups && fits; g++) {
+      long segment = groupSegments[g];
+      if (segmentCount > 0 && distinctSegments[segmentCount - 1] == segment) {
+        continue;
       }
-      // Unsigned: the sort is signed, so flip the top bit.
-      sortKeys[g] = ((prefix >>> GROUP_BITS) ^ (1L << (prefixBits - 1))) << GROUP_BITS | g;
+      if (Arrays.binarySearch(distinctSegments, 0, segmentCount, segment) < 0) {
+        if (segmentCount == 256) {
+          fits = false;
+          break;
+        }
+        int insert = -Arrays.binarySearch(distinctSegments, 0, segmentCount, segment) - 1;
+        System.arraycopy(
+            distinctSegments, insert, distinctSegments, insert + 1, segmentCount - insert);
+        distinctSegments[insert] = segment;
+        segmentCount++;
+      }
+    }
+    long[] sortKeys = new long[groups];
+    for (int g = 0; g < groups && fits; g++) {
+      int idRank = idRanks[groupRecorders[g]];
+      // lp(key) follows lp(id).
+      int keyLengthAt = chainKeyStarts[g] + idPartLengths[groupRecorders[g]];
+      int keyLength = OrderedBytes.readInt(chainKeys, keyLengthAt);
+      if (idRank >= 64 || keyLength >= 4096) {
+        fits = false;
+        break;
+      }
+      int prefix = 0;
+      for (int i = 0; i < 3; i++) {
+        prefix = (prefix << 8) | (i < keyLength ? chainKeys[keyLengthAt + 4 + i] & 0xFF : 0);
+      }
+      long segmentRank = Arrays.binarySearch(distinctSegments, 0, segmentCount, groupSegments[g]);
+      sortKeys[g] =
+          segmentRank << 56
+              | (long) idRank << 50
+              | (long) keyLength << 38
+              | (long) (prefix >>> 4) << GROUP_BITS
+              | g;
+    }
+    if (!fits) {
+      for (int g = 0; g < groups; g++) {
+        sortKeys[g] = g;
+      }
+    }
+    // Segment ranks stay below 256 and the top field's 8 bits hold them unsigned: flip the sign.
+    for (int g = 0; g < groups; g++) {
+      sortKeys[g] ^= Long.MIN_VALUE;
     }
     Arrays.sort(sortKeys);
     int[] order = new int[groups];
@@ -297,7 +408,7 @@ final class ChainWriteBuffer {
     return order;
   }
 
-  /** Sorts {@code order[from, to)} by recorder, whole row key and segment. */
+  /** Sorts {@code order[from, to)} by segment and chain key. */
   private void sortRun(int[] order, int from, int to) {
     if (to - from <= 16) {
       for (int i = from + 1; i < to; i++) {
@@ -322,46 +433,39 @@ final class ChainWriteBuffer {
   }
 
   private int compareGroups(int a, int b) {
-    int byRecorder = Integer.compare(groupRecorders[a], groupRecorders[b]);
-    if (byRecorder != 0) {
-      return byRecorder;
+    int bySegment = Long.compare(groupSegments[a], groupSegments[b]);
+    if (bySegment != 0) {
+      return bySegment;
     }
-    int byRow =
-        Arrays.compareUnsigned(
-            groupKeys,
-            groupKeyStarts[a],
-            groupKeyStarts[a] + groupKeyLengths[a],
-            groupKeys,
-            groupKeyStarts[b],
-            groupKeyStarts[b] + groupKeyLengths[b]);
-    return byRow != 0 ? byRow : Long.compare(groupSegments[a], groupSegments[b]);
+    return Arrays.compareUnsigned(
+        chainKeys,
+        chainKeyStarts[a],
+        chainKeyStarts[a] + chainKeyLengths[a],
+        chainKeys,
+        chainKeyStarts[b],
+        chainKeyStarts[b] + chainKeyLengths[b]);
   }
 
-  /** Bytes of write {@code w}'s entry in the group-ordered array: length, stamp, op. */
+  /** Bytes of write {@code w}'s entry in a run: length, stamp, op. */
   private int entrySize(int w) {
     return 4 + ChainLayout.ENTRY_HEADER_BYTES + opLengths[w];
   }
 
-  /** Writes write {@code w}'s length-prefixed entry at {@code position}; returns where it ends. */
-  private int putEntry(int w, int position) {
+  /**
+   * Writes write {@code w}'s length-prefixed entry at {@code target[position]}; returns where it
+   * ends.
+   */
+  private int putEntry(int w, byte[] target, int position) {
     int length = ChainLayout.ENTRY_HEADER_BYTES + opLengths[w];
-    writeInt(ordered, position, length);
-    ChainLayout.writeStamp(ordered, position + 4, stamps[w]);
+    ChainRun.writeInt(target, position, length);
+    ChainLayout.writeStamp(target, position + 4, stamps[w]);
     System.arraycopy(
         bytes,
         starts[w] + keyLengths[w],
-        ordered,
+        target,
         position + 4 + ChainLayout.ENTRY_HEADER_BYTES,
         opLengths[w]);
     return position + 4 + length;
-  }
-
-  /** Big-endian, as {@link OrderedBytes#readInt} reads it back. */
-  private static void writeInt(byte[] target, int position, int value) {
-    target[position] = (byte) (value >>> 24);
-    target[position + 1] = (byte) (value >>> 16);
-    target[position + 2] = (byte) (value >>> 8);
-    target[position + 3] = (byte) value;
   }
 
   /** Whether write {@code w} is to the row of group {@code g}. */
@@ -402,9 +506,12 @@ final class ChainWriteBuffer {
     groupCounts = Arrays.copyOf(groupCounts, size);
     groupBytes = Arrays.copyOf(groupBytes, size);
     groupCursors = Arrays.copyOf(groupCursors, size);
+    groupPages = Arrays.copyOf(groupPages, size);
     groupKeyStarts = Arrays.copyOf(groupKeyStarts, size);
     groupKeyLengths = Arrays.copyOf(groupKeyLengths, size);
     groupRecorders = Arrays.copyOf(groupRecorders, size);
+    chainKeyStarts = Arrays.copyOf(chainKeyStarts, size);
+    chainKeyLengths = Arrays.copyOf(chainKeyLengths, size);
   }
 
   private void growEntries() {

@@ -101,6 +101,8 @@ public final class OnDemandRecording {
     for (byte[] prefix : recorders.statePrefixes()) {
       historyTable.deletePrefix(prefix);
     }
+    // Every state of an on-demand instance is recorded on demand: its runs hold only theirs.
+    history.runs().clear();
     meta.delete(ChainLayout.PRUNED_BEFORE_KEY);
     history.notRecording();
     on = false;

@@ -1,10 +1,8 @@
 package io.arcon.runner.state.history;
 
 import io.arcon.runner.state.OrderedBytes;
-import io.arcon.state.CloseableIterator;
 import io.arcon.state.KeyBytes;
 import io.arcon.state.StateBackend;
-import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,6 +31,7 @@ import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
  */
 public final class StateHistory {
   private final StateTable history;
+  private final ChainRuns runs;
   private final StateTable meta;
   private final Map<String, ExportedState> states;
 
@@ -53,8 +52,14 @@ public final class StateHistory {
     this.history = backend.table(ChainLayout.HISTORY_TABLE);
     // A key per row, added once, and read in key order by every version and prune.
     this.history.keepKeyOrder();
+    this.runs = new ChainRuns(backend);
     this.meta = backend.table(ChainLayout.META_TABLE);
     this.states = Collections.unmodifiableMap(ExportedState.ofAll(exportedSpecs));
+  }
+
+  /** The runs of this instance's history. */
+  ChainRuns runs() {
+    return runs;
   }
 
   /** Makes every read and prune first put the writes {@code recorders} buffered into the chains. */
@@ -133,14 +138,35 @@ public final class StateHistory {
       requireCursor(afterCursor, prefix, stateId);
       from = KeyBytes.prefixEnd(afterCursor);
     }
+    byte[] end = KeyBytes.prefixEnd(prefix);
     List<CellVersion> cells = new ArrayList<>(Math.min(maxCells, 1024));
     CellAssembler cell = new CellAssembler(state, versionMillis);
     byte[] cellKey = null;
     int cellPrefixLength = 0;
-    try (CloseableIterator<StateEntry> it = history.scan(from, KeyBytes.prefixEnd(prefix))) {
-      while (it.hasNext()) {
-        StateEntry entry = it.next();
-        byte[] key = entry.key();
+    List<RowCursor> sources = new ArrayList<>();
+    try (BaseRows base = new BaseRows(history.scan(from, end))) {
+      sources.add(base);
+      for (ChainRuns.Run run : runs.all()) {
+        if (run.minStamp() < versionMillis) {
+          sources.add(runs.open(run, from));
+        }
+      }
+      RowMerge merge = new RowMerge(sources);
+      while (merge.next()) {
+        RowCursor row = merge.row();
+        if (end != null
+            && Arrays.compareUnsigned(
+                    row.keyBytes(),
+                    row.keyOffset(),
+                    row.keyOffset() + row.keyLength(),
+                    end,
+                    0,
+                    end.length)
+                >= 0) {
+          break;
+        }
+        byte[] key =
+            Arrays.copyOfRange(row.keyBytes(), row.keyOffset(), row.keyOffset() + row.keyLength());
         // Length prefixes make the cell prefix prefix-free: a key starting with it is in the cell.
         if (cellKey == null || !ChainLayout.samePrefix(cellKey, key, cellPrefixLength)) {
           if (cellKey != null) {
@@ -150,16 +176,43 @@ public final class StateHistory {
             }
           }
           cellKey = key;
-          cellPrefixLength = ChainLayout.cellPrefixLength(key);
+          cellPrefixLength = ChainLayout.cellPrefixLengthOfRow(key);
           cell.start(key, cellPrefixLength);
         }
-        cell.add(entry);
+        cell.startRow(key);
+        for (int i = 0; i < merge.sourceCount(); i++) {
+          RowCursor source = merge.source(i);
+          if (source == base) {
+            for (byte[] entry : base.entries()) {
+              cell.entry(entry, 0, entry.length);
+            }
+          } else {
+            ChainRun.Cursor run = ((PagedRun) source).page();
+            byte[] bytes = run.keyBytes();
+            int position = run.firstEntry();
+            for (int n = run.entryCount(); n > 0; n--) {
+              int length = OrderedBytes.readInt(bytes, position);
+              cell.entry(bytes, position + 4, length);
+              position += 4 + length;
+            }
+          }
+        }
       }
+    } finally {
+      closeRuns(sources);
     }
     if (cellKey != null) {
       addIfPresent(cells, cell);
     }
     return new Chunk(cells, null);
+  }
+
+  private static void closeRuns(List<RowCursor> sources) {
+    for (RowCursor source : sources) {
+      if (source instanceof PagedRun run) {
+        run.close();
+      }
+    }
   }
 
   /** An {@link OnDemandRecording} started: versions from {@code fromMillis} on can be read. */
@@ -198,7 +251,7 @@ public final class StateHistory {
       return;
     }
     flushRecorders();
-    new ChainPruner(history, states, horizonMillis).run();
+    new ChainPruner(history, runs, states, horizonMillis).run();
     meta.put(
         ChainLayout.PRUNED_BEFORE_KEY,
         new OrderedBytes(8).writeRawLong(horizonMillis).toByteArray());

@@ -1,6 +1,7 @@
 package io.arcon.runner.state.rescale;
 
 import io.arcon.runner.state.OrderedBytes;
+import io.arcon.runner.state.history.ChainLayout;
 import io.arcon.runtime.graph.KeyGroups;
 import io.arcon.state.CloseableIterator;
 import io.arcon.state.SnapshotHandle;
@@ -32,6 +33,9 @@ import java.util.TreeSet;
  *       rows of two instances could collide, so each copied row gets a new sequence number, in the
  *       order (timestamp, previous instance, old sequence): every instance's order of equal
  *       timestamps is kept.
+ *   <li>{@code beam_state_history_runs}: a page holds the history of many keys, so it is copied
+ *       with only the rows of the keys this instance owns; a run's directory row is copied as it
+ *       is. Both keep their keys, unique across instances.
  *   <li>{@code beam_state_history_meta}'s {@code pruned_before}: the largest of the previous
  *       instances' horizons, since some keys' chains cannot answer versions before it.
  *   <li>{@code operator_progress}'s input watermark: the smallest (the instances' watermarks at an
@@ -132,6 +136,12 @@ public final class KeyGroupRestore {
                     ? resequenced(snapshot, row.key())
                     : row.key(),
                 row.value());
+          }
+        } else if (name.equals(KeyedRowLayouts.HISTORY_RUNS_TABLE)) {
+          // Keys are unique across instances (a nonce each); a page keeps the rows of owned keys.
+          byte[] owned = ChainLayout.runRowWithKeys(row.key(), row.value(), this::owns);
+          if (owned != null) {
+            out.put(row.key(), owned);
           }
         } else if (name.equals(KeyedRowLayouts.HISTORY_META_TABLE)
             && Arrays.equals(row.key(), PRUNED_BEFORE_KEY)) {

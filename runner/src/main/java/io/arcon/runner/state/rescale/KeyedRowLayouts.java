@@ -38,6 +38,9 @@ public final class KeyedRowLayouts {
 
   public static final String HISTORY_META_TABLE = ChainLayout.META_TABLE;
 
+  /** Runs of history rows of many keys each: {@link KeyGroupRestore} splits them by key. */
+  public static final String HISTORY_RUNS_TABLE = ChainLayout.RUNS_TABLE;
+
   /** How to find a row's encoded key. */
   @FunctionalInterface
   interface KeyOf {
@@ -74,6 +77,7 @@ public final class KeyedRowLayouts {
   public static Set<String> knownTables() {
     Set<String> all = new TreeSet<>(PER_KEY.keySet());
     all.add(HISTORY_META_TABLE);
+    all.add(HISTORY_RUNS_TABLE);
     all.add(InstanceProgress.TABLE);
     return all;
   }

@@ -12,14 +12,9 @@ import org.junit.jupiter.api.Test;
 class ChainLayoutTest {
 
   @Test
-  void enginesWithACheapAppendSegmentByThePruneStepLmdbRoundsDownToWholeSeconds() {
-    assertEquals(0, ChainLayout.segmentMillis("heap", 0));
-    assertEquals(0, ChainLayout.segmentMillis("rocksdb", 0));
-    assertEquals(450_000, ChainLayout.segmentMillis("heap", 450_000));
-    assertEquals(450_000, ChainLayout.segmentMillis("rocksdb", 450_000));
-    assertEquals(60_000, ChainLayout.segmentMillis("lmdb", 0));
-    assertEquals(60_000, ChainLayout.segmentMillis("lmdb", 450_000));
-    assertEquals(2_000, ChainLayout.segmentMillis("lmdb", 2_000));
+  void segmentsAreThePruneStepWide() {
+    assertEquals(0, ChainLayout.segmentMillis(0));
+    assertEquals(450_000, ChainLayout.segmentMillis(450_000));
     for (long stamp : new long[] {Long.MIN_VALUE + 1, -1, 0, 1_767_225_600_123L, Long.MAX_VALUE}) {
       assertEquals(ChainLayout.LIVE_SEGMENT, ChainLayout.segmentOf(stamp, 0));
     }
@@ -50,17 +45,5 @@ class ChainLayoutTest {
     IllegalStateException e =
         assertThrows(IllegalStateException.class, () -> ChainLayout.entryStamp(new byte[3]));
     assertTrue(e.getMessage().contains("shorter than its stamp"), e.getMessage());
-  }
-
-  @Test
-  void aKeysSegmentIsReplacedInPlaceOfItsLastEightBytes() {
-    byte[] key = {9, 9, 0, 0, 0, 0, 0, 0, 0, 0};
-    byte[] moved = ChainLayout.withSegment(key, ChainLayout.BASE_STAMP);
-    assertEquals(ChainLayout.BASE_STAMP, ChainLayout.segment(moved));
-    assertEquals(9, moved[0]);
-    assertEquals(9, moved[1]);
-    assertEquals(
-        ChainLayout.LIVE_SEGMENT,
-        ChainLayout.segment(ChainLayout.withSegment(moved, ChainLayout.LIVE_SEGMENT)));
   }
 }

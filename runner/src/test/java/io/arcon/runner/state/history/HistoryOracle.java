@@ -359,4 +359,28 @@ final class HistoryOracle {
       return eventTime;
     }
   }
+
+  /** The stamps of every entry in the history runs of {@code backend} (flush first). */
+  static List<Long> runStamps(io.arcon.state.StateBackend backend) {
+    List<Long> stamps = new ArrayList<>();
+    try (io.arcon.state.CloseableIterator<io.arcon.state.StateEntry> it =
+        backend.table(ChainLayout.RUNS_TABLE).iterator()) {
+      while (it.hasNext()) {
+        io.arcon.state.StateEntry row = it.next();
+        if (!ChainRuns.isPage(row.key())) {
+          continue;
+        }
+        ChainRun.Cursor cursor = new ChainRun.Cursor(row.value());
+        for (cursor.seek(null); cursor.valid(); cursor.next()) {
+          int position = cursor.firstEntry();
+          for (int n = cursor.entryCount(); n > 0; n--) {
+            int length = io.arcon.runner.state.OrderedBytes.readInt(cursor.keyBytes(), position);
+            stamps.add(ChainLayout.entryStamp(cursor.keyBytes(), position + 4, length));
+            position += 4 + length;
+          }
+        }
+      }
+    }
+    return stamps;
+  }
 }

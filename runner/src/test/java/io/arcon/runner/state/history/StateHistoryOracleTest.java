@@ -603,6 +603,9 @@ class StateHistoryOracleTest {
         }
       }
     }
+    for (long stamp : HistoryOracle.runStamps(backend)) {
+      assertTrue(stamp >= horizon, "run entry at " + stamp + " left below horizon " + horizon);
+    }
     for (String id : IDS) {
       for (long t : laterVersions) {
         assertEquals(
@@ -647,16 +650,18 @@ class StateHistoryOracleTest {
         n += it.next().elements().size();
       }
     }
-    return n;
+    return n + HistoryOracle.runStamps(backend).size();
   }
 
   /** The history table's entries, rendered to compare tables. */
   private List<String> historyRows() {
     List<String> rows = new ArrayList<>();
-    try (CloseableIterator<StateEntry> it = historyTable().iterator()) {
-      while (it.hasNext()) {
-        StateEntry e = it.next();
-        rows.add(Arrays.toString(e.key()) + "=" + Arrays.toString(e.value()));
+    for (StateTable table : List.of(historyTable(), backend.table(ChainLayout.RUNS_TABLE))) {
+      try (CloseableIterator<StateEntry> it = table.iterator()) {
+        while (it.hasNext()) {
+          StateEntry e = it.next();
+          rows.add(Arrays.toString(e.key()) + "=" + Arrays.toString(e.value()));
+        }
       }
     }
     assertFalse(rows.isEmpty());

@@ -92,7 +92,7 @@ class StateHistoryTest {
         n += it.next().elements().size();
       }
     }
-    return n;
+    return n + HistoryOracle.runStamps(backend).size();
   }
 
   /** The one cell of {@code id} at {@code t} (null when none): value and updated_at. */

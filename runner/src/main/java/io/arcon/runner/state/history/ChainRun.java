@@ -1,0 +1,373 @@
+package io.arcon.runner.state.history;
+
+import io.arcon.runner.state.OrderedBytes;
+import java.util.Arrays;
+import java.util.function.Predicate;
+
+/**
+ * One <b>run</b> of chain entries: the writes of some rows, sorted by row, in one immutable value
+ * of table {@value ChainLayout#RUNS_TABLE} (see {@link ChainLayout} for what a row and an entry
+ * are). A flush of the write buffer becomes one run per segment (or a few, when large) instead of
+ * an append to a list per row: its cost does not depend on how many rows it touches, and a prune
+ * drops whole runs.
+ *
+ * <p>Layout (big-endian ints):
+ *
+ * <pre>
+ * int magic, long minStamp, long maxStamp, int rowCount, int indexOffset
+ * rowCount x { int keyLength, key, int entryCount, entryCount x { int length, ts(stamp) op } }
+ * rowCount x int rowOffset          (at indexOffset)
+ * </pre>
+ *
+ * Rows are in unsigned order of their keys ({@code lp(id) lp(key) lp(namespace) lp(suffix)}, a
+ * chain key without its segment), each key once; a row's entries in write order. {@code minStamp}
+ * and {@code maxStamp} bound the stamps of all its entries, so a version or a prune skips a run
+ * that holds nothing for it.
+ */
+final class ChainRun {
+  private static final int MAGIC = 0x41524E31; // "ARN1"
+  private static final int MIN_STAMP = 4;
+  private static final int MAX_STAMP = 12;
+  private static final int ROW_COUNT = 20;
+  private static final int INDEX_OFFSET = 24;
+  static final int HEADER_BYTES = 28;
+
+  private ChainRun() {}
+
+  static long minStamp(byte[] run) {
+    requireRun(run);
+    return OrderedBytes.readRawLong(run, MIN_STAMP);
+  }
+
+  static long maxStamp(byte[] run) {
+    requireRun(run);
+    return OrderedBytes.readRawLong(run, MAX_STAMP);
+  }
+
+  /** A copy of the key of the last row of {@code run} (which has rows). */
+  static byte[] lastRowKey(byte[] run) {
+    Cursor cursor = new Cursor(run);
+    cursor.moveTo(cursor.rowCount - 1);
+    return cursor.key();
+  }
+
+  static int rowCount(byte[] run) {
+    requireRun(run);
+    return OrderedBytes.readInt(run, ROW_COUNT);
+  }
+
+  private static void requireRun(byte[] run) {
+    if (run == null
+        || run.length < HEADER_BYTES
+        || OrderedBytes.readInt(run, 0) != MAGIC
+        || OrderedBytes.readInt(run, INDEX_OFFSET) > run.length) {
+      throw new IllegalStateException(
+          "Table "
+              + ChainLayout.RUNS_TABLE
+              + " holds a value that is not a run of chain entries ("
+              + (run == null ? "null" : run.length + " bytes")
+              + "): it was written by another version of ArconRunner or something else; dispose of"
+              + " the backend's state to start over");
+    }
+  }
+
+  /**
+   * Bytes of a row whose key is {@code keyLength} and whose framed entries take {@code entryBytes}.
+   */
+  static int rowBytes(int keyLength, int entryBytes) {
+    return 4 + keyLength + 4 + entryBytes;
+  }
+
+  /**
+   * A run of {@code rows} rows taking {@code rowBytes} (sum of {@link #rowBytes}), to be filled in
+   * place: {@link #putRow} each row in key order, its entries at the position that returns, then
+   * {@link #seal}.
+   */
+  static byte[] allocate(int rows, int rowBytes) {
+    byte[] run = new byte[HEADER_BYTES + rowBytes + 4 * rows];
+    writeInt(run, ROW_COUNT, rows);
+    return run;
+  }
+
+  /**
+   * Writes row number {@code row} of an {@link #allocate}d run at {@code position}: its key and
+   * entry count, and its place in the index; returns where its entries go ({@code int length,
+   * ts(stamp) op} each).
+   */
+  static int putRow(
+      byte[] run, int row, int position, byte[] key, int keyOffset, int keyLength, int entries) {
+    int rows = OrderedBytes.readInt(run, ROW_COUNT); // the index is the last 4 * rows bytes
+    writeInt(run, position, keyLength);
+    System.arraycopy(key, keyOffset, run, position + 4, keyLength);
+    writeInt(run, position + 4 + keyLength, entries);
+    writeInt(run, run.length - 4 * (rows - row), position);
+    return position + 4 + keyLength + 4;
+  }
+
+  /** Completes the header of an {@link #allocate}d run whose rows are all put. */
+  static void seal(byte[] run, long minStamp, long maxStamp) {
+    int rows = OrderedBytes.readInt(run, ROW_COUNT);
+    writeInt(run, 0, MAGIC);
+    writeLong(run, MIN_STAMP, minStamp);
+    writeLong(run, MAX_STAMP, maxStamp);
+    writeInt(run, INDEX_OFFSET, run.length - 4 * rows);
+  }
+
+  /**
+   * The rows of {@code run} whose encoded key {@code keep} accepts, as a run (null when none is);
+   * the run itself when all are. For restoring a run at another parallelism.
+   */
+  static byte[] filterByKey(byte[] run, Predicate<byte[]> keep) {
+    Cursor cursor = new Cursor(run);
+    Writer out = new Writer();
+    int kept = 0;
+    for (cursor.seek(null); cursor.valid(); cursor.next()) {
+      byte[] key = cursor.key();
+      int keyStart = OrderedBytes.skipLengthPrefixed(key, 0);
+      if (keep.test(OrderedBytes.readLengthPrefixed(key, keyStart))) {
+        out.startRow(key, 0, key.length);
+        cursor.copyEntriesTo(out);
+        out.endRow();
+        kept++;
+      }
+    }
+    if (kept == cursor.rowCount) {
+      return run;
+    }
+    return kept == 0 ? null : out.finish();
+  }
+
+  /** Builds one run: rows in key order, each row's entries in write order. */
+  static final class Writer {
+    private byte[] bytes = new byte[4096];
+    private int used = HEADER_BYTES;
+    private int[] rowOffsets = new int[64];
+    private int rows;
+    private int countPosition = -1;
+    private int rowEntries;
+    private long minStamp = Long.MAX_VALUE;
+    private long maxStamp = Long.MIN_VALUE;
+
+    boolean isEmpty() {
+      return rows == 0;
+    }
+
+    /** Bytes written so far. */
+    int size() {
+      return used + 4 * rows;
+    }
+
+    /** Starts the row {@code key[offset, offset + length)}, after every row written so far. */
+    void startRow(byte[] key, int offset, int length) {
+      if (rows == rowOffsets.length) {
+        rowOffsets = Arrays.copyOf(rowOffsets, rows * 2);
+      }
+      rowOffsets[rows++] = used;
+      ensure(8 + length);
+      putInt(length);
+      System.arraycopy(key, offset, bytes, used, length);
+      used += length;
+      countPosition = used;
+      putInt(0);
+      rowEntries = 0;
+    }
+
+    /** One entry of the current row: {@code ts(stamp) op} at {@code entry[offset, +length)}. */
+    void entry(byte[] entry, int offset, int length) {
+      long stamp = ChainLayout.entryStamp(entry, offset, length);
+      ensure(4 + length);
+      putInt(length);
+      System.arraycopy(entry, offset, bytes, used, length);
+      used += length;
+      rowEntries++;
+      if (stamp < minStamp) {
+        minStamp = stamp;
+      }
+      if (stamp > maxStamp) {
+        maxStamp = stamp;
+      }
+    }
+
+    /**
+     * {@code count} entries of the current row, framed as a run frames them ({@code int length,
+     * ts(stamp) op} each) at {@code framed[offset, offset + bytes)}: copied in one piece.
+     */
+    void framedEntries(byte[] framed, int offset, int bytes, int count) {
+      int position = offset;
+      for (int i = 0; i < count; i++) {
+        int length = OrderedBytes.readInt(framed, position);
+        long stamp = ChainLayout.entryStamp(framed, position + 4, length);
+        if (stamp < minStamp) {
+          minStamp = stamp;
+        }
+        if (stamp > maxStamp) {
+          maxStamp = stamp;
+        }
+        position += 4 + length;
+      }
+      if (position != offset + bytes) {
+        throw new IllegalArgumentException(
+            count + " entries take " + (position - offset) + " bytes, not " + bytes);
+      }
+      ensure(bytes);
+      System.arraycopy(framed, offset, this.bytes, used, bytes);
+      used += bytes;
+      rowEntries += count;
+    }
+
+    /** Ends the current row; a row without entries is taken out again. */
+    void endRow() {
+      if (rowEntries == 0) {
+        used = rowOffsets[--rows];
+      } else {
+        writeInt(bytes, countPosition, rowEntries);
+      }
+      countPosition = -1;
+    }
+
+    /** The run; the writer is empty afterwards. */
+    byte[] finish() {
+      if (countPosition >= 0) {
+        throw new IllegalStateException("a row was started and not ended");
+      }
+      ensure(4 * rows);
+      int indexOffset = used;
+      for (int i = 0; i < rows; i++) {
+        putInt(rowOffsets[i]);
+      }
+      writeInt(bytes, 0, MAGIC);
+      writeLong(bytes, MIN_STAMP, minStamp);
+      writeLong(bytes, MAX_STAMP, maxStamp);
+      writeInt(bytes, ROW_COUNT, rows);
+      writeInt(bytes, INDEX_OFFSET, indexOffset);
+      byte[] run = Arrays.copyOf(bytes, used);
+      used = HEADER_BYTES;
+      rows = 0;
+      minStamp = Long.MAX_VALUE;
+      maxStamp = Long.MIN_VALUE;
+      return run;
+    }
+
+    private void ensure(int more) {
+      if (used + more > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, used + more));
+      }
+    }
+
+    private void putInt(int value) {
+      writeInt(bytes, used, value);
+      used += 4;
+    }
+  }
+
+  /** Reads one run row by row, in key order. */
+  static final class Cursor implements RowCursor {
+    private final byte[] run;
+    private final int rowCount;
+    private final int indexOffset;
+    private int row;
+    private int keyOffset;
+    private int keyLength;
+
+    Cursor(byte[] run) {
+      requireRun(run);
+      this.run = run;
+      this.rowCount = OrderedBytes.readInt(run, ROW_COUNT);
+      this.indexOffset = OrderedBytes.readInt(run, INDEX_OFFSET);
+      this.row = rowCount;
+    }
+
+    /** Moves to the first row whose key is &ge; {@code from} (null: the first row). */
+    void seek(byte[] from) {
+      int low = 0;
+      if (from != null) {
+        int high = rowCount;
+        while (low < high) {
+          int mid = (low + high) >>> 1;
+          int at = rowOffset(mid);
+          int length = OrderedBytes.readInt(run, at);
+          if (Arrays.compareUnsigned(run, at + 4, at + 4 + length, from, 0, from.length) < 0) {
+            low = mid + 1;
+          } else {
+            high = mid;
+          }
+        }
+      }
+      moveTo(low);
+    }
+
+    @Override
+    public boolean valid() {
+      return row < rowCount;
+    }
+
+    @Override
+    public void next() {
+      moveTo(row + 1);
+    }
+
+    private void moveTo(int target) {
+      row = target;
+      if (row < rowCount) {
+        int at = rowOffset(row);
+        keyLength = OrderedBytes.readInt(run, at);
+        keyOffset = at + 4;
+      }
+    }
+
+    private int rowOffset(int index) {
+      return OrderedBytes.readInt(run, indexOffset + 4 * index);
+    }
+
+    @Override
+    public byte[] keyBytes() {
+      return run;
+    }
+
+    @Override
+    public int keyOffset() {
+      return keyOffset;
+    }
+
+    @Override
+    public int keyLength() {
+      return keyLength;
+    }
+
+    /** A copy of the current row's key. */
+    byte[] key() {
+      return Arrays.copyOfRange(run, keyOffset, keyOffset + keyLength);
+    }
+
+    /** Where the current row's first entry's length is; entries follow one after the other. */
+    int firstEntry() {
+      return keyOffset + keyLength + 4;
+    }
+
+    int entryCount() {
+      return OrderedBytes.readInt(run, keyOffset + keyLength);
+    }
+
+    /** Appends the current row's entries to the row {@code out} writes. */
+    void copyEntriesTo(Writer out) {
+      int position = firstEntry();
+      for (int i = entryCount(); i > 0; i--) {
+        int length = OrderedBytes.readInt(run, position);
+        out.entry(run, position + 4, length);
+        position += 4 + length;
+      }
+    }
+  }
+
+  static void writeInt(byte[] target, int position, int value) {
+    target[position] = (byte) (value >>> 24);
+    target[position + 1] = (byte) (value >>> 16);
+    target[position + 2] = (byte) (value >>> 8);
+    target[position + 3] = (byte) value;
+  }
+
+  private static void writeLong(byte[] target, int position, long value) {
+    writeInt(target, position, (int) (value >>> 32));
+    writeInt(target, position + 4, (int) value);
+  }
+}
