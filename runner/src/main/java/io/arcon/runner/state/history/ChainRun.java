@@ -137,6 +137,12 @@ final class ChainRun {
     return kept == 0 ? null : out.finish();
   }
 
+  /** Takes one entry {@code ts(stamp) op} at {@code bytes[offset, offset + length)}. */
+  @FunctionalInterface
+  interface EntryConsumer {
+    void accept(byte[] bytes, int offset, int length);
+  }
+
   /** Builds one run: rows in key order, each row's entries in write order. */
   static final class Writer {
     private byte[] bytes = new byte[4096];
@@ -348,14 +354,19 @@ final class ChainRun {
       return OrderedBytes.readInt(run, keyOffset + keyLength);
     }
 
-    /** Appends the current row's entries to the row {@code out} writes. */
-    void copyEntriesTo(Writer out) {
+    /** Hands each entry of the current row, in order, to {@code consumer}. */
+    void forEachEntry(EntryConsumer consumer) {
       int position = firstEntry();
       for (int i = entryCount(); i > 0; i--) {
         int length = OrderedBytes.readInt(run, position);
-        out.entry(run, position + 4, length);
+        consumer.accept(run, position + 4, length);
         position += 4 + length;
       }
+    }
+
+    /** Appends the current row's entries to the row {@code out} writes. */
+    void copyEntriesTo(Writer out) {
+      forEachEntry(out::entry);
     }
   }
 

@@ -187,14 +187,7 @@ public final class StateHistory {
               cell.entry(entry, 0, entry.length);
             }
           } else {
-            ChainRun.Cursor run = ((PagedRun) source).page();
-            byte[] bytes = run.keyBytes();
-            int position = run.firstEntry();
-            for (int n = run.entryCount(); n > 0; n--) {
-              int length = OrderedBytes.readInt(bytes, position);
-              cell.entry(bytes, position + 4, length);
-              position += 4 + length;
-            }
+            ((PagedRun) source).page().forEachEntry(cell::entry);
           }
         }
       }

@@ -79,6 +79,62 @@ class ChainRunTest {
     }
   }
 
+  /**
+   * A restore at another parallelism keeps each page's rows of the owned keys only, under the same
+   * keys: a read from any row still finds them, past pages that lost their rows at or after it.
+   */
+  @Test
+  void pagesRestoredWithTheOwnedKeysOnlyReadFromAnyRow(@TempDir Path tmp) {
+    try (StateBackend source = StateBackends.open(StateBackendConfig.of("heap", tmp.resolve("a")));
+        StateBackend target = StateBackends.open(StateBackendConfig.of("heap", tmp.resolve("b")))) {
+      TreeMap<String, List<byte[]>> rows = randomRows(new Random(7), 20_000);
+      List<byte[]> pages = pages(rows);
+      new ChainRuns(source).add(pages);
+      java.util.function.Predicate<byte[]> owned = key -> (key[key.length - 1] & 3) == 1;
+      try (io.arcon.state.CloseableIterator<io.arcon.state.StateEntry> it =
+          source.table(ChainLayout.RUNS_TABLE).iterator()) {
+        while (it.hasNext()) {
+          io.arcon.state.StateEntry row = it.next();
+          byte[] kept = ChainLayout.runRowWithKeys(row.key(), row.value(), owned);
+          if (kept != null) {
+            target.table(ChainLayout.RUNS_TABLE).put(row.key(), kept);
+          }
+        }
+      }
+      TreeMap<String, List<byte[]>> expected = new TreeMap<>();
+      rows.forEach(
+          (key, entries) -> {
+            byte[] rowKey = java.util.HexFormat.of().parseHex(key);
+            if (owned.test(
+                OrderedBytes.readLengthPrefixed(
+                    rowKey, OrderedBytes.skipLengthPrefixed(rowKey, 0)))) {
+              expected.put(key, entries);
+            }
+          });
+      ChainRuns restored = new ChainRuns(target);
+      ChainRuns.Run run = restored.all().get(0);
+      // From each page's last row (whose page has often kept no row at or after it), and at random.
+      List<byte[]> froms = new ArrayList<>();
+      for (byte[] page : pages) {
+        froms.add(ChainRun.lastRowKey(page));
+      }
+      Random random = new Random(8);
+      for (int i = 0; i < 200; i++) {
+        byte[] from = new byte[1 + random.nextInt(12)];
+        random.nextBytes(from);
+        from[0] = 0;
+        froms.add(from);
+      }
+      assertTrue(pages.size() > 4, "pages: " + pages.size());
+      for (byte[] from : froms) {
+        try (PagedRun tail = restored.open(run, from)) {
+          assertEquals(
+              render(new TreeMap<>(expected.tailMap(hex(from), true))), render(read(tail)));
+        }
+      }
+    }
+  }
+
   @Test
   void mergedRunsHoldEveryRowOnceWithTheOlderRunsEntriesFirst(@TempDir Path tmp) {
     try (StateBackend backend = StateBackends.open(StateBackendConfig.of("heap", tmp))) {
@@ -129,15 +185,7 @@ class ChainRunTest {
   private static TreeMap<String, List<byte[]>> read(PagedRun run) {
     TreeMap<String, List<byte[]>> rows = new TreeMap<>();
     for (; run.valid(); run.next()) {
-      ChainRun.Cursor page = run.page();
-      List<byte[]> entries = new ArrayList<>();
-      int position = page.firstEntry();
-      for (int n = page.entryCount(); n > 0; n--) {
-        int length = OrderedBytes.readInt(page.keyBytes(), position);
-        entries.add(Arrays.copyOfRange(page.keyBytes(), position + 4, position + 4 + length));
-        position += 4 + length;
-      }
-      assertNull(rows.put(hex(page.key()), entries), "a row twice");
+      assertNull(rows.put(hex(run.page().key()), entries(run.page())), "a row twice");
     }
     return rows;
   }
@@ -214,16 +262,17 @@ class ChainRunTest {
     TreeMap<String, List<byte[]>> rows = new TreeMap<>();
     ChainRun.Cursor cursor = new ChainRun.Cursor(run);
     for (cursor.seek(from); cursor.valid(); cursor.next()) {
-      List<byte[]> entries = new ArrayList<>();
-      int position = cursor.firstEntry();
-      for (int n = cursor.entryCount(); n > 0; n--) {
-        int length = OrderedBytes.readInt(run, position);
-        entries.add(Arrays.copyOfRange(run, position + 4, position + 4 + length));
-        position += 4 + length;
-      }
-      assertEquals(null, rows.put(hex(cursor.key()), entries), "a row twice");
+      assertNull(rows.put(hex(cursor.key()), entries(cursor)), "a row twice");
     }
     return rows;
+  }
+
+  /** Copies of the entries of {@code cursor}'s current row. */
+  private static List<byte[]> entries(ChainRun.Cursor cursor) {
+    List<byte[]> entries = new ArrayList<>();
+    cursor.forEachEntry(
+        (bytes, offset, length) -> entries.add(Arrays.copyOfRange(bytes, offset, offset + length)));
+    return entries;
   }
 
   private static TreeMap<String, List<String>> render(TreeMap<String, List<byte[]>> rows) {

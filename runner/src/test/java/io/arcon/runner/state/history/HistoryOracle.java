@@ -372,12 +372,8 @@ final class HistoryOracle {
         }
         ChainRun.Cursor cursor = new ChainRun.Cursor(row.value());
         for (cursor.seek(null); cursor.valid(); cursor.next()) {
-          int position = cursor.firstEntry();
-          for (int n = cursor.entryCount(); n > 0; n--) {
-            int length = io.arcon.runner.state.OrderedBytes.readInt(cursor.keyBytes(), position);
-            stamps.add(ChainLayout.entryStamp(cursor.keyBytes(), position + 4, length));
-            position += 4 + length;
-          }
+          cursor.forEachEntry(
+              (bytes, offset, length) -> stamps.add(ChainLayout.entryStamp(bytes, offset, length)));
         }
       }
     }
