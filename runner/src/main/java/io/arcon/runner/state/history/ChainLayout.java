@@ -28,11 +28,11 @@ import java.util.function.Predicate;
  *   <li>its <b>base</b>, in table {@value #HISTORY_TABLE} under {@code row key ts(BASE_STAMP)}: a
  *       list of entries stamped {@link #BASE_STAMP} that replays to the row's state at the last
  *       prune's horizon ({@code pruned_before}), or at the start of an on-demand recording;
- *   <li>its entries since, in <b>runs</b> ({@link ChainRun}) in table {@value #RUNS_TABLE}: each
- *       flush of the instance's write buffer writes the rows it touched, sorted by row key, as one
- *       run per <b>segment</b> (an entry's stamp rounded down to the prune step, {@link
- *       #segmentOf}), so that a prune at a segment boundary folds whole runs into the bases and
- *       drops them. Runs are ordered by when they were written ({@link ChainRuns}).
+ *   <li>its entries since, in <b>runs</b> (pages of {@link ChainRun}s) in table {@value
+ *       #RUNS_TABLE}: each flush of the instance's write buffer writes the rows it touched, sorted
+ *       by row key, as one run per <b>segment</b> (an entry's stamp rounded down to the prune step,
+ *       {@link #segmentOf}), so that a prune at a segment boundary folds whole runs into the bases
+ *       and drops them. Runs are ordered by when they were written ({@link ChainRuns}).
  * </ul>
  *
  * A row's chain is its base's entries, then its entries in each run in run order: write order,

@@ -5,11 +5,11 @@ import java.util.Arrays;
 import java.util.function.Predicate;
 
 /**
- * One <b>run</b> of chain entries: the writes of some rows, sorted by row, in one immutable value
- * of table {@value ChainLayout#RUNS_TABLE} (see {@link ChainLayout} for what a row and an entry
- * are). A flush of the write buffer becomes one run per segment (or a few, when large) instead of
- * an append to a list per row: its cost does not depend on how many rows it touches, and a prune
- * drops whole runs.
+ * A sorted block of chain rows, the format of one <b>page</b> of a run ({@link ChainRuns}): the
+ * entries of some rows, sorted by row, in one immutable value of table {@value
+ * ChainLayout#RUNS_TABLE} (see {@link ChainLayout} for what a row and an entry are). A flush of the
+ * write buffer writes its rows as pages instead of appending to a list per row: its cost does not
+ * depend on how many rows it touches, and a prune drops whole runs.
  *
  * <p>Layout (big-endian ints):
  *
@@ -21,8 +21,7 @@ import java.util.function.Predicate;
  *
  * Rows are in unsigned order of their keys ({@code lp(id) lp(key) lp(namespace) lp(suffix)}, a
  * chain key without its segment), each key once; a row's entries in write order. {@code minStamp}
- * and {@code maxStamp} bound the stamps of all its entries, so a version or a prune skips a run
- * that holds nothing for it.
+ * and {@code maxStamp} bound the stamps of all its entries.
  */
 final class ChainRun {
   private static final int MAGIC = 0x41524E31; // "ARN1"
@@ -192,33 +191,6 @@ final class ChainRun {
       if (stamp > maxStamp) {
         maxStamp = stamp;
       }
-    }
-
-    /**
-     * {@code count} entries of the current row, framed as a run frames them ({@code int length,
-     * ts(stamp) op} each) at {@code framed[offset, offset + bytes)}: copied in one piece.
-     */
-    void framedEntries(byte[] framed, int offset, int bytes, int count) {
-      int position = offset;
-      for (int i = 0; i < count; i++) {
-        int length = OrderedBytes.readInt(framed, position);
-        long stamp = ChainLayout.entryStamp(framed, position + 4, length);
-        if (stamp < minStamp) {
-          minStamp = stamp;
-        }
-        if (stamp > maxStamp) {
-          maxStamp = stamp;
-        }
-        position += 4 + length;
-      }
-      if (position != offset + bytes) {
-        throw new IllegalArgumentException(
-            count + " entries take " + (position - offset) + " bytes, not " + bytes);
-      }
-      ensure(bytes);
-      System.arraycopy(framed, offset, this.bytes, used, bytes);
-      used += bytes;
-      rowEntries += count;
     }
 
     /** Ends the current row; a row without entries is taken out again. */
