@@ -5,8 +5,10 @@ import io.arcon.state.CloseableIterator;
 import io.arcon.state.StateBackend;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
@@ -170,7 +172,9 @@ public final class ChainRecorders {
     if (pending.isEmpty()) {
       return;
     }
-    pending.flushTo(idPartLengths, idRanks, runs::add);
+    List<List<byte[]>> flushed = new ArrayList<>();
+    pending.flushTo(idPartLengths, idRanks, flushed::add);
+    runs.addAll(flushed);
     runs.mergeSmallTail();
   }
 

@@ -89,11 +89,21 @@ final class ChainRuns {
 
   /** Stores the run whose pages are {@code pages} (key order, none empty) as the newest run. */
   void add(List<byte[]> pages) {
-    if (pages.isEmpty()) {
-      return;
+    addAll(List.of(pages));
+  }
+
+  /**
+   * Stores {@code runs} (each its pages, oldest first) as the newest runs, reading the directory
+   * once for all of them (a flush writes a run per segment it holds).
+   */
+  void addAll(List<List<byte[]>> runs) {
+    List<Run> existing = all();
+    long next = existing.isEmpty() ? 0 : existing.get(existing.size() - 1).sequence() + 1;
+    for (List<byte[]> pages : runs) {
+      if (!pages.isEmpty()) {
+        store(next++, pages);
+      }
     }
-    List<Run> runs = all();
-    store(runs.isEmpty() ? 0 : runs.get(runs.size() - 1).sequence() + 1, pages);
   }
 
   /** Replaces {@code old} by the run of {@code pages} (same place in the order; none: dropped). */

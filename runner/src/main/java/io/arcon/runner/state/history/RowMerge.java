@@ -96,11 +96,15 @@ final class RowMerge {
       if (!less(heap[i], heap[parent])) {
         break;
       }
-      int t = heap[i];
-      heap[i] = heap[parent];
-      heap[parent] = t;
+      swap(i, parent);
       i = parent;
     }
+  }
+
+  private void swap(int i, int j) {
+    int t = heap[i];
+    heap[i] = heap[j];
+    heap[j] = t;
   }
 
   private int pop() {
@@ -116,9 +120,7 @@ final class RowMerge {
       if (!less(heap[smallest], heap[i])) {
         break;
       }
-      int t = heap[i];
-      heap[i] = heap[smallest];
-      heap[smallest] = t;
+      swap(i, smallest);
       i = smallest;
     }
     return top;
