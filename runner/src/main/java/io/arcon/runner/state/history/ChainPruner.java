@@ -34,6 +34,9 @@ final class ChainPruner {
 
   private ExportedState lastIdState;
 
+  /** The entry a put row's fold keeps so far (a copy, as a cursor reuses its entry buffer). */
+  private byte[] last = new byte[64];
+
   ChainPruner(
       StateTable history, ChainRuns runs, Map<String, ExportedState> states, long horizonMillis) {
     this.history = history;
@@ -82,28 +85,28 @@ final class ChainPruner {
           Arrays.copyOfRange(row.keyBytes(), row.keyOffset(), row.keyOffset() + row.keyLength());
       ExportedState state = stateOf(rowKey);
       boolean listRow = state != null && state.kind().listRows();
-      // A put row's state at the horizon is its last entry below it: found, not copied out.
-      byte[] lastBytes = null;
-      int lastAt = 0;
+      // A put row's state at the horizon is its last entry below it.
+      boolean hasLast = false;
       int lastLength = 0;
       long lastStamp = Long.MIN_VALUE;
       folded.clear();
       for (int i = 0; i < merge.sourceCount(); i++) {
         ChainRun.Cursor cursor = ((PagedRun) merge.source(i)).page();
         ChainRuns.Pages keep = null;
-        byte[] bytes = cursor.keyBytes();
-        int position = cursor.firstEntry();
-        for (int n = cursor.entryCount(); n > 0; n--) {
-          int length = OrderedBytes.readInt(bytes, position);
-          int at = position + 4;
-          long stamp = ChainLayout.entryStamp(bytes, at, length);
+        for (cursor.startEntries(); cursor.nextEntry(); ) {
+          byte[] bytes = cursor.entryBytes();
+          int length = cursor.entryLength();
+          long stamp = cursor.entryStamp();
           if (state != null && stamp < horizonMillis) {
             if (listRow) {
-              folded.add(Arrays.copyOfRange(bytes, at, at + length));
-            } else if (lastBytes == null || stamp >= lastStamp) {
+              folded.add(Arrays.copyOf(bytes, length));
+            } else if (!hasLast || stamp >= lastStamp) {
               // ">=": of equal stamps the later write, as replaying in (stamp, order) would.
-              lastBytes = bytes;
-              lastAt = at;
+              if (last.length < length) {
+                last = new byte[Math.max(length, 2 * last.length)];
+              }
+              System.arraycopy(bytes, 0, last, 0, length);
+              hasLast = true;
               lastLength = length;
               lastStamp = stamp;
             }
@@ -112,15 +115,14 @@ final class ChainPruner {
               keep = kept.get(merge.sourceIndex(i));
               keep.startRow(rowKey, 0, rowKey.length);
             }
-            keep.writer().entry(bytes, at, length);
+            keep.writer().entry(bytes, 0, length);
           }
-          position = at + length;
         }
         if (keep != null) {
           keep.endRow();
         }
       }
-      if (lastBytes != null || !folded.isEmpty()) {
+      if (hasLast || !folded.isEmpty()) {
         byte[] baseKey =
             new OrderedBytes(rowKey.length + ChainLayout.STAMP_BYTES)
                 .writeBytes(rowKey)
@@ -133,8 +135,8 @@ final class ChainPruner {
               baseKey,
               ChainLayout.entry(
                   ChainLayout.BASE_STAMP,
-                  lastBytes,
-                  lastAt + ChainLayout.ENTRY_HEADER_BYTES,
+                  last,
+                  ChainLayout.ENTRY_HEADER_BYTES,
                   lastLength - ChainLayout.ENTRY_HEADER_BYTES));
         }
       }

@@ -42,10 +42,16 @@ final class ChainWriteBuffer {
   private long[] stamps = new long[1024];
   private boolean[] keepAll = new boolean[1024];
 
+  /** Per write: whether its op starts with its stamp, which its stored entry leaves out. */
+  private boolean[] elided = new boolean[1024];
+
   // Grouping, reused across flushes (all sized by writes or by groups, see flushTo).
   private int[] slots = new int[0];
   private int[] writeGroup = new int[0];
   private boolean[] dropped = new boolean[0];
+
+  /** Per write: its stamp minus that of its row's previous kept write in the flush (or 0). */
+  private long[] stampDeltas = new long[0];
   private int[] groupAddressLengths = new int[0];
   private int[] groupLast = new int[0];
   private long[] groupLastStamps = new long[0];
@@ -99,6 +105,7 @@ final class ChainWriteBuffer {
     addressLengths[count] = addressLength;
     stamps[count] = stamp;
     this.keepAll[count] = keepAll;
+    elided[count] = ChainRun.elides(stamp, op, 0, op.length);
     used += needed;
     count++;
   }
@@ -227,6 +234,7 @@ final class ChainWriteBuffer {
     if (writeGroup.length < count) {
       writeGroup = new int[starts.length];
       dropped = new boolean[starts.length];
+      stampDeltas = new long[starts.length];
     }
     if (slots.length == 0) {
       slots = new int[64]; // then kept at the size the last flush's groups needed
@@ -266,16 +274,19 @@ final class ChainWriteBuffer {
         groupKeyLengths[g] = keyLengths[w];
         groupRecorders[g] = recorders[w];
         keyBytes += keyLengths[w];
+        stampDeltas[w] = stamps[w]; // a row's first entry: from 0
         if (groups * 2 > slots.length) {
           rehash(groups);
           mask = slots.length - 1;
         }
       } else {
         int previous = groupLast[g];
+        stampDeltas[w] = stamps[w] - groupLastStamps[g];
         if (!keepAll[w] && !groupLastKeepAll[g] && groupLastStamps[g] == stamps[w]) {
           dropped[previous] = true; // superseded by the put row's next write at the same stamp
           groupCounts[g]--;
           groupBytes[g] -= entrySize(previous);
+          stampDeltas[w] = stampDeltas[previous]; // at the same stamp, after the same entry
         }
       }
       groupLast[g] = w;
@@ -446,26 +457,21 @@ final class ChainWriteBuffer {
         chainKeyStarts[b] + chainKeyLengths[b]);
   }
 
-  /** Bytes of write {@code w}'s entry in a run: length, stamp, op. */
+  /** Bytes of write {@code w}'s entry in a run (see {@link ChainRun#entryBytes}). */
   private int entrySize(int w) {
-    return 4 + ChainLayout.ENTRY_HEADER_BYTES + opLengths[w];
+    return ChainRun.entryBytes(stampDeltas[w], elided[w], opLengths[w]);
   }
 
-  /**
-   * Writes write {@code w}'s length-prefixed entry at {@code target[position]}; returns where it
-   * ends.
-   */
+  /** Stores write {@code w}'s entry at {@code target[position]}; returns where it ends. */
   private int putEntry(int w, byte[] target, int position) {
-    int length = ChainLayout.ENTRY_HEADER_BYTES + opLengths[w];
-    ChainRun.writeInt(target, position, length);
-    ChainLayout.writeStamp(target, position + 4, stamps[w]);
-    System.arraycopy(
+    return ChainRun.putEntry(
+        target,
+        position,
+        stampDeltas[w],
+        elided[w],
         bytes,
         starts[w] + keyLengths[w],
-        target,
-        position + 4 + ChainLayout.ENTRY_HEADER_BYTES,
         opLengths[w]);
-    return position + 4 + length;
   }
 
   /** Whether write {@code w} is to the row of group {@code g}. */
@@ -523,5 +529,6 @@ final class ChainWriteBuffer {
     addressLengths = Arrays.copyOf(addressLengths, size);
     stamps = Arrays.copyOf(stamps, size);
     keepAll = Arrays.copyOf(keepAll, size);
+    elided = Arrays.copyOf(elided, size);
   }
 }

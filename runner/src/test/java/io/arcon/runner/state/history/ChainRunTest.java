@@ -142,7 +142,8 @@ class ChainRunTest {
       Random random = new Random(3);
       TreeMap<String, List<byte[]>> expected = new TreeMap<>();
       for (int p = 0; p < 4; p++) {
-        TreeMap<String, List<byte[]>> rows = randomRows(random, 3_000);
+        // Each run larger than the one before, as mergeSmallTail merges a run into a larger one.
+        TreeMap<String, List<byte[]>> rows = randomRows(random, 3_000 + 1_000 * p);
         runs.add(pages(rows));
         rows.forEach(
             (key, entries) ->
@@ -191,6 +192,28 @@ class ChainRunTest {
   }
 
   @Test
+  void anExactStatesEntriesAreStoredWithoutTheirUpdatedAtAndTheirStampAsADelta() {
+    byte[] key = {1, 2, 3};
+    List<byte[]> entries = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      long stamp = 1_700_000_000_000L + 10 * i;
+      byte[] op = new byte[9]; // a counter's put: updated_at (the stamp) and one value byte
+      ChainWriteBufferTest.stampOp(op, stamp);
+      op[8] = (byte) i;
+      entries.add(ChainLayout.entry(stamp, op));
+    }
+    TreeMap<String, List<byte[]>> rows = new TreeMap<>();
+    rows.put(hex(key), entries);
+    byte[] run = write(rows);
+    assertEquals(render(rows), render(read(run, null)));
+    // Per entry: a header byte, the stamp's delta (6 bytes for the first, from 0; then 1 byte for
+    // 10 ms) and the value byte, instead of 4 + 8 + 9 bytes.
+    int entryBytes = (1 + 6 + 1) + 99 * (1 + 1 + 1);
+    assertEquals(
+        ChainRun.HEADER_BYTES + ChainRun.rowBytes(key.length, entryBytes) + 4, run.length);
+  }
+
+  @Test
   void filteringByKeyKeepsTheOwnedRowsOnly() {
     TreeMap<String, List<byte[]>> rows = randomRows(new Random(4), 500);
     byte[] run = write(rows);
@@ -233,9 +256,18 @@ class ChainRunTest {
               .toByteArray();
       List<byte[]> entries = new ArrayList<>();
       for (int e = 1 + random.nextInt(4); e > 0; e--) {
-        byte[] op = new byte[random.nextInt(3) * 4];
+        byte[] op = new byte[random.nextInt(4) * 4];
         random.nextBytes(op);
-        entries.add(ChainLayout.entry(random.nextLong(), op));
+        long stamp =
+            switch (random.nextInt(4)) {
+              case 0 -> Long.MIN_VALUE + random.nextInt(3);
+              case 1 -> Long.MAX_VALUE - random.nextInt(3);
+              default -> random.nextLong();
+            };
+        if (op.length >= 8 && random.nextBoolean()) {
+          ChainWriteBufferTest.stampOp(op, stamp); // left out of the page, restored on reading
+        }
+        entries.add(ChainLayout.entry(stamp, op));
       }
       rows.put(hex(row), entries);
     }

@@ -58,6 +58,9 @@ class ChainWriteBufferTest {
       stamp += random.nextInt(10) < 3 ? 0 : random.nextInt(7) - 1;
       byte[] op = new byte[random.nextInt(3) == 0 ? 0 : 1 + random.nextInt(12)];
       random.nextBytes(op);
+      if (op.length >= 8 && random.nextBoolean()) {
+        stampOp(op, stamp); // an exact state's op: updated_at is the stamp, left out in pages
+      }
       direct
           .computeIfAbsent(HexFormat.of().formatHex(row.chainKey()), k -> new ArrayList<>())
           .add(ChainLayout.entry(stamp, op));
@@ -84,16 +87,13 @@ class ChainWriteBufferTest {
         previous = key;
         List<byte[]> entries =
             fromRuns.computeIfAbsent(HexFormat.of().formatHex(key), k -> new ArrayList<>());
-        int position = cursor.firstEntry();
-        for (int n = cursor.entryCount(); n > 0; n--) {
-          int length = OrderedBytes.readInt(run, position);
-          byte[] entry = Arrays.copyOfRange(run, position + 4, position + 4 + length);
+        for (cursor.startEntries(); cursor.nextEntry(); ) {
+          byte[] entry = Arrays.copyOf(cursor.entryBytes(), cursor.entryLength());
           long entrySegment = ChainLayout.segmentOf(ChainLayout.entryStamp(entry), SEGMENT_MILLIS);
           assertTrue(segment == Long.MIN_VALUE || segment == entrySegment, "a run per segment");
           segment = entrySegment;
           entries.add(entry);
           entriesInRuns++;
-          position += 4 + length;
         }
       }
       assertTrue(ChainRun.minStamp(run) <= ChainRun.maxStamp(run));
@@ -205,5 +205,12 @@ class ChainWriteBufferTest {
           out.put(key, kept);
         });
     return out;
+  }
+
+  /** Writes {@code stamp} as the raw long an op's {@code updated_at} starts with. */
+  static void stampOp(byte[] op, long stamp) {
+    for (int i = 0; i < 8; i++) {
+      op[i] = (byte) (stamp >>> (56 - 8 * i));
+    }
   }
 }
