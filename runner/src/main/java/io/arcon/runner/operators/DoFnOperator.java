@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.apache.beam.runners.core.DoFnRunner;
 import org.apache.beam.runners.core.DoFnRunners;
@@ -48,6 +49,7 @@ import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.WindowedValue;
 import org.apache.beam.sdk.values.WindowedValues;
 import org.apache.beam.sdk.values.WindowingStrategy;
+import org.joda.time.Instant;
 
 /**
  * Runs one ParDo: stateless, or stateful over keyed input with state and timers in a state backend;
@@ -89,6 +91,10 @@ public final class DoFnOperator<InT, OutT> implements Operator {
   private SideInputReadiness sideInputs;
   private KeyedStateContext<Object> keyed;
   private TimeSortedInput<InT> timeSorted;
+
+  /** {@link #fire}, as one object: sorted input passes it with every element it releases. */
+  private final Consumer<KeyedTimer> fireTimer = this::fire;
+
   private InstanceExport export;
   private byte[] currentKeyBytes;
 
@@ -392,11 +398,11 @@ public final class DoFnOperator<InT, OutT> implements Operator {
    * timer set in the past fires before the next element, as it would have on sorted input.
    */
   private void releaseSorted(long watermark, long now) throws Exception {
+    Instant processingTime = new Instant(now);
     timeSorted.releaseBefore(
         watermark,
         (keyBytes, element) -> {
-          long timestamp = element.getTimestamp().getMillis();
-          keyed.fireEventTimers(timestamp, now, this::fire);
+          keyed.fireEventTimersBefore(element.getTimestamp(), processingTime, fireTimer);
           processNow(keyBytes, element);
         });
   }

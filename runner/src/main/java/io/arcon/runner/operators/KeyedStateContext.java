@@ -170,7 +170,16 @@ public final class KeyedStateContext<K> implements AutoCloseable {
   }
 
   void setWatermarks(long inputWatermark, Instant processingTime, Instant synchronizedTime) {
-    timerInternals.setInputWatermark(Watermarks.toInstant(inputWatermark));
+    setWatermarks(Watermarks.toInstant(inputWatermark), processingTime, synchronizedTime);
+  }
+
+  private void setWatermarks(Instant inputWatermark, Instant processingTime) {
+    setWatermarks(inputWatermark, processingTime, processingTime);
+  }
+
+  private void setWatermarks(
+      Instant inputWatermark, Instant processingTime, Instant synchronizedTime) {
+    timerInternals.setInputWatermark(inputWatermark);
     timerInternals.setProcessingTime(processingTime);
     timerInternals.setSynchronizedProcessingTime(synchronizedTime);
   }
@@ -184,6 +193,19 @@ public final class KeyedStateContext<K> implements AutoCloseable {
     setWatermarks(watermark, new Instant(processingTime));
     KeyedTimer timer;
     while ((timer = pollEventTimer(watermark)) != null) {
+      fire.accept(timer);
+    }
+  }
+
+  /**
+   * As {@link #fireEventTimers(long, long, Consumer)} for a {@code watermark} within Beam's
+   * timestamp bounds (an element's timestamp), without allocating: sorted input calls it before
+   * every element it releases.
+   */
+  void fireEventTimersBefore(Instant watermark, Instant processingTime, Consumer<KeyedTimer> fire) {
+    setWatermarks(watermark, processingTime);
+    KeyedTimer timer;
+    while ((timer = timerStore.pollFirstBefore(TimeDomain.EVENT_TIME, watermark)) != null) {
       fire.accept(timer);
     }
   }

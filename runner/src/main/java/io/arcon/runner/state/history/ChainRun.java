@@ -99,8 +99,8 @@ final class ChainRun {
 
   /**
    * Writes row number {@code row} of an {@link #allocate}d run at {@code position}: its key and
-   * entry count, and its place in the index; returns where its entries go (each
-   * as {@link #putEntry} writes it).
+   * entry count, and its place in the index; returns where its entries go (each as {@link
+   * #putEntry} writes it).
    */
   static int putRow(
       byte[] run, int row, int position, byte[] key, int keyOffset, int keyLength, int entries) {
@@ -132,33 +132,36 @@ final class ChainRun {
     return opLength >= ELIDED_BYTES && OrderedBytes.readRawLong(op, opOffset) == stamp;
   }
 
-  /**
-   * Bytes of a stored entry whose op is {@code opLength} long and whose stamp is {@code stampDelta}
-   * after the row's previous one.
-   */
-  static int entryBytes(long stampDelta, boolean elided, int opLength) {
-    int stored = elided ? opLength - ELIDED_BYTES : opLength;
-    return varIntBytes((long) stored << 1) + varIntBytes(zigzag(stampDelta)) + stored;
+  /** Bytes of the op that a page stores: all but its first 8 when {@link #elides} says so. */
+  static int storedOpBytes(boolean elided, int opLength) {
+    return elided ? opLength - ELIDED_BYTES : opLength;
   }
 
   /**
-   * Stores an entry at {@code target[position]} whose op is {@code op[opOffset, +opLength)} and
-   * whose stamp is {@code stampDelta} after the row's previous one; returns where it ends.
+   * Bytes of a stored entry that keeps {@code storedOpBytes} of its op and whose stamp is {@code
+   * stampDelta} after the row's previous one.
+   */
+  static int entryBytes(long stampDelta, int storedOpBytes) {
+    return varIntBytes((long) storedOpBytes << 1) + varIntBytes(zigzag(stampDelta)) + storedOpBytes;
+  }
+
+  /**
+   * Stores an entry at {@code target[position]} whose stamp is {@code stampDelta} after the row's
+   * previous one and whose op's stored part ({@link #storedOpBytes}) is {@code stored[offset,
+   * +length)}; returns where it ends.
    */
   static int putEntry(
       byte[] target,
       int position,
       long stampDelta,
       boolean elided,
-      byte[] op,
-      int opOffset,
-      int opLength) {
-    int skip = elided ? ELIDED_BYTES : 0;
-    int stored = opLength - skip;
-    position = putVarInt(target, position, (long) stored << 1 | (elided ? 1 : 0));
+      byte[] stored,
+      int offset,
+      int length) {
+    position = putVarInt(target, position, (long) length << 1 | (elided ? 1 : 0));
     position = putVarInt(target, position, zigzag(stampDelta));
-    System.arraycopy(op, opOffset + skip, target, position, stored);
-    return position + stored;
+    System.arraycopy(stored, offset, target, position, length);
+    return position + length;
   }
 
   private static long zigzag(long value) {
@@ -251,9 +254,10 @@ final class ChainRun {
       int opOffset = offset + ChainLayout.ENTRY_HEADER_BYTES;
       int opLength = length - ChainLayout.ENTRY_HEADER_BYTES;
       boolean elided = elides(stamp, entry, opOffset, opLength);
+      int stored = storedOpBytes(elided, opLength);
       long delta = stamp - previousStamp;
-      ensure(entryBytes(delta, elided, opLength));
-      used = putEntry(bytes, used, delta, elided, entry, opOffset, opLength);
+      ensure(entryBytes(delta, stored));
+      used = putEntry(bytes, used, delta, elided, entry, opOffset + opLength - stored, stored);
       previousStamp = stamp;
       rowEntries++;
       if (stamp < minStamp) {

@@ -37,12 +37,15 @@ final class ChainWriteBuffer {
   private int[] recorders = new int[1024];
   private int[] starts = new int[1024];
   private int[] keyLengths = new int[1024];
+
+  /** Per write: bytes of its op held, those a page stores ({@link ChainRun#storedOpBytes}). */
   private int[] opLengths = new int[1024];
+
   private int[] addressLengths = new int[1024];
   private long[] stamps = new long[1024];
   private boolean[] keepAll = new boolean[1024];
 
-  /** Per write: whether its op starts with its stamp, which its stored entry leaves out. */
+  /** Per write: whether its op starts with its stamp, which is then not held (see add). */
   private boolean[] elided = new boolean[1024];
 
   // Grouping, reused across flushes (all sized by writes or by groups, see flushTo).
@@ -52,6 +55,7 @@ final class ChainWriteBuffer {
 
   /** Per write: its stamp minus that of its row's previous kept write in the flush (or 0). */
   private long[] stampDeltas = new long[0];
+
   private int[] groupAddressLengths = new int[0];
   private int[] groupLast = new int[0];
   private long[] groupLastStamps = new long[0];
@@ -92,20 +96,23 @@ final class ChainWriteBuffer {
     if (count == starts.length) {
       growEntries();
     }
-    int needed = rowKey.length + op.length;
+    // Only the part of the op a page stores is kept (an exact state's updated_at is the stamp).
+    boolean elides = ChainRun.elides(stamp, op, 0, op.length);
+    int opBytes = ChainRun.storedOpBytes(elides, op.length);
+    int needed = rowKey.length + opBytes;
     if (used + needed > bytes.length) {
       bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, used + needed));
     }
     System.arraycopy(rowKey, 0, bytes, used, rowKey.length);
-    System.arraycopy(op, 0, bytes, used + rowKey.length, op.length);
+    System.arraycopy(op, op.length - opBytes, bytes, used + rowKey.length, opBytes);
     recorders[count] = recorder;
     starts[count] = used;
     keyLengths[count] = rowKey.length;
-    opLengths[count] = op.length;
+    opLengths[count] = opBytes;
     addressLengths[count] = addressLength;
     stamps[count] = stamp;
     this.keepAll[count] = keepAll;
-    elided[count] = ChainRun.elides(stamp, op, 0, op.length);
+    elided[count] = elides;
     used += needed;
     count++;
   }
@@ -459,7 +466,7 @@ final class ChainWriteBuffer {
 
   /** Bytes of write {@code w}'s entry in a run (see {@link ChainRun#entryBytes}). */
   private int entrySize(int w) {
-    return ChainRun.entryBytes(stampDeltas[w], elided[w], opLengths[w]);
+    return ChainRun.entryBytes(stampDeltas[w], opLengths[w]);
   }
 
   /** Stores write {@code w}'s entry at {@code target[position]}; returns where it ends. */

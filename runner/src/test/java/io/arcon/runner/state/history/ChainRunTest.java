@@ -209,8 +209,7 @@ class ChainRunTest {
     // Per entry: a header byte, the stamp's delta (6 bytes for the first, from 0; then 1 byte for
     // 10 ms) and the value byte, instead of 4 + 8 + 9 bytes.
     int entryBytes = (1 + 6 + 1) + 99 * (1 + 1 + 1);
-    assertEquals(
-        ChainRun.HEADER_BYTES + ChainRun.rowBytes(key.length, entryBytes) + 4, run.length);
+    assertEquals(ChainRun.HEADER_BYTES + ChainRun.rowBytes(key.length, entryBytes) + 4, run.length);
   }
 
   @Test
