@@ -39,6 +39,9 @@ final class ChainRun {
   private static final int INDEX_OFFSET = 24;
   static final int HEADER_BYTES = 28;
 
+  /** Bytes of an op's leading {@code updated_at} that a page leaves out when it is the stamp. */
+  private static final int ELIDED_BYTES = 8;
+
   private ChainRun() {}
 
   static long minStamp(byte[] run) {
@@ -120,9 +123,6 @@ final class ChainRun {
     writeLong(run, MAX_STAMP, maxStamp);
     writeInt(run, INDEX_OFFSET, run.length - 4 * rows);
   }
-
-  /** Bytes of an op's leading {@code updated_at} that a page leaves out when it is the stamp. */
-  private static final int ELIDED_BYTES = 8;
 
   /**
    * Whether an entry's op starts with its stamp as a raw long (an exact state's {@code
