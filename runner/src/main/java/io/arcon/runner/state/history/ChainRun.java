@@ -335,6 +335,9 @@ final class ChainRun {
       this.rowCount = OrderedBytes.readInt(run, ROW_COUNT);
       this.indexOffset = OrderedBytes.readInt(run, INDEX_OFFSET);
       this.row = rowCount;
+      if (rowCount < 0 || indexOffset < HEADER_BYTES || indexOffset + 4L * rowCount != run.length) {
+        throw damaged("its index does not end the page");
+      }
     }
 
     /** Moves to the first row whose key is &ge; {@code from} (null: the first row). */
@@ -370,9 +373,31 @@ final class ChainRun {
       row = target;
       if (row < rowCount) {
         int at = rowOffset(row);
+        if (at < HEADER_BYTES || at > indexOffset - 8) {
+          throw damaged("row " + row + " starts outside the rows");
+        }
         keyLength = OrderedBytes.readInt(run, at);
         keyOffset = at + 4;
+        if (keyLength < 0 || keyLength > indexOffset - keyOffset - 4) {
+          throw damaged("the key of row " + row + " runs past the rows");
+        }
       }
+    }
+
+    /**
+     * A page whose bytes do not hold together: it has the right magic, so it was written as a page,
+     * and was damaged since.
+     */
+    private IllegalStateException damaged(String what) {
+      return new IllegalStateException(
+          "Table "
+              + ChainLayout.RUNS_TABLE
+              + " holds a damaged page of "
+              + run.length
+              + " bytes ("
+              + what
+              + "): the state's files were changed or damaged; restore an earlier checkpoint or"
+              + " dispose of the backend's state to start over");
     }
 
     private int rowOffset(int index) {
@@ -422,6 +447,9 @@ final class ChainRun {
       entriesLeft--;
       long header = readVarInt();
       entryStamp += unzigzag(readVarInt());
+      if (header >>> 1 > indexOffset - entryPosition) {
+        throw damaged("an entry of row " + row + " runs past the rows");
+      }
       int stored = (int) (header >>> 1);
       boolean elided = (header & 1) != 0;
       int opLength = elided ? ELIDED_BYTES + stored : stored;
@@ -463,6 +491,9 @@ final class ChainRun {
     private long readVarInt() {
       long value = 0;
       for (int shift = 0; ; shift += 7) {
+        if (entryPosition >= indexOffset || shift > 63) {
+          throw damaged("an entry of row " + row + " runs past the rows");
+        }
         byte b = run[entryPosition++];
         value |= (long) (b & 0x7F) << shift;
         if (b >= 0) {

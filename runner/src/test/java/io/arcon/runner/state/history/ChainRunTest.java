@@ -240,6 +240,35 @@ class ChainRunTest {
     assertTrue(e.getMessage().contains("not a run"), e.getMessage());
   }
 
+  @Test
+  void aDamagedPageIsRefusedClearlyNotReadAsGarbage() {
+    byte[] run = write(randomRows(new Random(5), 50));
+    // An entry's header claiming more bytes than the page has.
+    byte[] longEntry = run.clone();
+    ChainRun.Cursor cursor = new ChainRun.Cursor(longEntry);
+    cursor.seek(null);
+    int firstEntry = ChainRun.HEADER_BYTES + 4 + cursor.keyLength() + 4;
+    longEntry[firstEntry] = (byte) 0xFF;
+    longEntry[firstEntry + 1] = (byte) 0xFF;
+    longEntry[firstEntry + 2] = 0x7F;
+    assertDamaged(() -> read(longEntry, null));
+    // Varints that never end.
+    byte[] endless = run.clone();
+    Arrays.fill(endless, firstEntry, endless.length - 4 * ChainRun.rowCount(run), (byte) 0x80);
+    assertDamaged(() -> read(endless, null));
+    // A key length past the rows, and an index that does not end the page.
+    byte[] longKey = run.clone();
+    ChainRun.writeInt(longKey, ChainRun.HEADER_BYTES, 1 << 20);
+    assertDamaged(() -> read(longKey, null));
+    byte[] truncated = Arrays.copyOf(run, run.length - 2);
+    assertDamaged(() -> new ChainRun.Cursor(truncated));
+  }
+
+  private static void assertDamaged(org.junit.jupiter.api.function.Executable read) {
+    IllegalStateException e = assertThrows(IllegalStateException.class, read);
+    assertTrue(e.getMessage().contains("damaged page"), e.getMessage());
+  }
+
   /** Rows {@code lp(id) lp(key) lp(ns) lp(suffix)} (hex) to entries of random stamps and ops. */
   private static TreeMap<String, List<byte[]>> randomRows(Random random, int count) {
     TreeMap<String, List<byte[]>> rows = new TreeMap<>();
