@@ -9,8 +9,10 @@ import io.arcon.state.StateTable;
 import java.util.List;
 import java.util.Objects;
 import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.Slice;
 
 /** A rocksdb table: one column family. The handle is re-bound when the backend restores. */
 final class RocksDbStateTable implements StateTable {
@@ -70,38 +72,39 @@ final class RocksDbStateTable implements StateTable {
     Objects.requireNonNull(fromInclusive, "fromInclusive");
     Objects.requireNonNull(toExclusive, "toExclusive");
     if (KeyBytes.compare(fromInclusive, toExclusive) >= 0) {
-      return; // RocksDB refuses an inverted range; the contract says it is empty
+      return; // an inverted range is empty by the contract
     }
-    try {
-      owner.db().deleteRange(handle, owner.writeOptions(), fromInclusive, toExclusive);
-    } catch (RocksDBException e) {
-      throw failure("deleteRange", e);
-    }
+    deleteKeys(fromInclusive, toExclusive, "deleteRange");
   }
 
   @Override
   public void deletePrefix(byte[] prefix) {
-    byte[] end = KeyBytes.prefixEnd(prefix);
-    if (end != null) {
-      deleteRange(prefix, end);
-      return;
-    }
-    // An all-0xff (or empty) prefix has no end key; its keys run to the end of the table, so
-    // one range tombstone up to the last key plus a point delete of that key covers them.
-    try (RocksIterator it = owner.db().newIterator(handle)) {
-      it.seekToLast();
-      if (!it.isValid()) {
+    // An all-0xff (or empty) prefix has no end key: its keys run to the end of the table.
+    deleteKeys(prefix, KeyBytes.prefixEnd(prefix), "deletePrefix");
+  }
+
+  /**
+   * Deletes every key in {@code [fromInclusive, toExclusive)} ({@code toExclusive} null: to the
+   * table's end) one by one, never with a range tombstone: with in-place memtable updates (see the
+   * backend) a put of a key that a range tombstone covers would overwrite the covered entry in
+   * place, keep its older sequence number and stay deleted. A point tombstone is a newer entry of
+   * the key, so the put after it adds a visible one instead. The deletes are newer than the
+   * iterator's view, so it still walks every key that was there.
+   */
+  private void deleteKeys(byte[] fromInclusive, byte[] toExclusive, String operation) {
+    try (ReadOptions bounds = new ReadOptions();
+        Slice upper = toExclusive == null ? null : new Slice(toExclusive)) {
+      if (upper != null) {
+        bounds.setIterateUpperBound(upper);
+      }
+      try (RocksIterator it = owner.db().newIterator(handle, bounds)) {
+        for (it.seek(fromInclusive); it.isValid(); it.next()) {
+          owner.db().delete(handle, owner.writeOptions(), it.key());
+        }
         it.status();
-        return;
       }
-      byte[] last = it.key();
-      if (KeyBytes.compare(last, prefix) < 0) {
-        return;
-      }
-      deleteRange(prefix, last);
-      delete(last);
     } catch (RocksDBException e) {
-      throw failure("deletePrefix", e);
+      throw failure(operation, e);
     }
   }
 
