@@ -5,10 +5,10 @@ import io.arcon.runner.state.history.StateHistory;
 import io.arcon.state.StateBackend;
 import io.arcon.state.StateBackendConfig;
 import io.arcon.state.StateBackends;
+import io.arcon.state.snapshot.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +20,7 @@ import org.apache.beam.sdk.coders.BigEndianLongCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.state.StateSpecs;
 import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.util.CoderUtils;
 import org.joda.time.Instant;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -94,17 +95,8 @@ public class ExportedValueStateBenchmark {
     }
     encodedKeys = new byte[keys][];
     for (int key = 0; key < keys; key++) {
-      encodedKeys[key] = bytes(key); // BigEndianLongCoder's encoding
+      encodedKeys[key] = CoderUtils.encodeToByteArray(BigEndianLongCoder.of(), (long) key);
     }
-  }
-
-  private static byte[] bytes(long key) {
-    byte[] encoded = new byte[8];
-    for (int i = 7; i >= 0; i--) {
-      encoded[i] = (byte) key;
-      key >>>= 8;
-    }
-    return encoded;
   }
 
   @Benchmark
@@ -135,10 +127,6 @@ public class ExportedValueStateBenchmark {
   @TearDown(Level.Trial)
   public void close() {
     backend.dispose();
-    try (var files = Files.walk(directory)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException ignored) {
-      // A leftover temp directory does not affect the measurement.
-    }
+    FileTrees.deleteRecursively(directory);
   }
 }

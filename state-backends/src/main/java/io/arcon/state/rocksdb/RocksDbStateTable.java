@@ -9,10 +9,7 @@ import io.arcon.state.StateTable;
 import java.util.List;
 import java.util.Objects;
 import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
-import org.rocksdb.Slice;
 
 /** A rocksdb table: one column family. The handle is re-bound when the backend restores. */
 final class RocksDbStateTable implements StateTable {
@@ -74,13 +71,13 @@ final class RocksDbStateTable implements StateTable {
     if (KeyBytes.compare(fromInclusive, toExclusive) >= 0) {
       return; // an inverted range is empty by the contract
     }
-    deleteKeys(fromInclusive, toExclusive, "deleteRange");
+    deleteKeys(fromInclusive, toExclusive);
   }
 
   @Override
   public void deletePrefix(byte[] prefix) {
     // An all-0xff (or empty) prefix has no end key: its keys run to the end of the table.
-    deleteKeys(prefix, KeyBytes.prefixEnd(prefix), "deletePrefix");
+    deleteKeys(prefix, KeyBytes.prefixEnd(prefix));
   }
 
   /**
@@ -88,23 +85,14 @@ final class RocksDbStateTable implements StateTable {
    * table's end) one by one, never with a range tombstone: with in-place memtable updates (see the
    * backend) a put of a key that a range tombstone covers would overwrite the covered entry in
    * place, keep its older sequence number and stay deleted. A point tombstone is a newer entry of
-   * the key, so the put after it adds a visible one instead. The deletes are newer than the
-   * iterator's view, so it still walks every key that was there.
+   * the key, so the put after it adds a visible one instead. The scan reads the table as of its
+   * start, so it walks every key that was there.
    */
-  private void deleteKeys(byte[] fromInclusive, byte[] toExclusive, String operation) {
-    try (ReadOptions bounds = new ReadOptions();
-        Slice upper = toExclusive == null ? null : new Slice(toExclusive)) {
-      if (upper != null) {
-        bounds.setIterateUpperBound(upper);
+  private void deleteKeys(byte[] fromInclusive, byte[] toExclusive) {
+    try (CloseableIterator<StateEntry> rows = scan(fromInclusive, toExclusive)) {
+      while (rows.hasNext()) {
+        delete(rows.next().key());
       }
-      try (RocksIterator it = owner.db().newIterator(handle, bounds)) {
-        for (it.seek(fromInclusive); it.isValid(); it.next()) {
-          owner.db().delete(handle, owner.writeOptions(), it.key());
-        }
-        it.status();
-      }
-    } catch (RocksDBException e) {
-      throw failure(operation, e);
     }
   }
 
