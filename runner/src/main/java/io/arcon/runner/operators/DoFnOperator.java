@@ -54,7 +54,8 @@ import org.joda.time.Instant;
 /**
  * Runs one ParDo: stateless, or stateful over keyed input with state and timers in a state backend;
  * with side inputs (elements pushed back until their side-input windows are ready); with any number
- * of outputs. Built from runners-core's {@link DoFnRunners}.
+ * of outputs. Built from runners-core's {@link DoFnRunners}; {@link FastPathDoFnRunner} runs the
+ * elements of DoFns whose parameters it provides.
  */
 public final class DoFnOperator<InT, OutT> implements Operator {
 
@@ -204,6 +205,19 @@ public final class DoFnOperator<InT, OutT> implements Operator {
             spec.windowingStrategy(),
             spec.schemaInformation(),
             spec.sideInputMapping());
+    if (FastPathDoFnRunner.supports(fn, sideInputs != null)) {
+      simple =
+          new FastPathDoFnRunner<>(
+              simple,
+              spec.options(),
+              fn,
+              receiver,
+              spec.mainOutput(),
+              spec.additionalOutputs(),
+              stepContext,
+              spec.outputCoders(),
+              spec.windowingStrategy());
+    }
     if (spec.stateful()) {
       Coder windowCoder = spec.windowingStrategy().getWindowFn().windowCoder();
       simple =
