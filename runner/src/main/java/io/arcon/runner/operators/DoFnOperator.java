@@ -205,7 +205,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
             spec.windowingStrategy(),
             spec.schemaInformation(),
             spec.sideInputMapping());
-    if (FastPathDoFnRunner.supports(fn, sideInputs != null)) {
+    if (FastPathDoFnRunner.supports(fn)) {
       simple =
           new FastPathDoFnRunner<>(
               simple,
@@ -215,6 +215,8 @@ public final class DoFnOperator<InT, OutT> implements Operator {
               spec.mainOutput(),
               spec.additionalOutputs(),
               stepContext,
+              sideInputs == null ? NullSideInputReader.empty() : sideInputs,
+              spec.sideInputMapping(),
               spec.outputCoders(),
               spec.windowingStrategy());
     }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.beam.runners.core.DoFnRunner;
+import org.apache.beam.runners.core.SideInputReader;
 import org.apache.beam.runners.core.StateNamespace;
 import org.apache.beam.runners.core.StateNamespaces;
 import org.apache.beam.runners.core.StateTag;
@@ -83,6 +84,7 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
           Parameter.OutputReceiverParameter.class,
           Parameter.TaggedOutputReceiverParameter.class,
           Parameter.BundleFinalizerParameter.class,
+          Parameter.SideInputParameter.class,
           Parameter.StateParameter.class,
           Parameter.TimerParameter.class);
 
@@ -95,6 +97,8 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
   private final Set<TupleTag<?>> outputTags;
   private final Map<TupleTag<?>, Coder<?>> outputCoders;
   private final StepContext stepContext;
+  private final SideInputReader sideInputReader;
+  private final Map<String, PCollectionView<?>> sideInputMapping;
   private final Coder<BoundedWindow> windowCoder;
   private final Duration allowedLateness;
   private final boolean observesWindow;
@@ -110,14 +114,8 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
   /** The provider for the next element; null while it is in use by an element. */
   private Arguments idle;
 
-  /**
-   * Whether {@code fn}'s {@code @ProcessElement} takes only parameters this runner provides, and it
-   * reads no side inputs.
-   */
-  static boolean supports(DoFn<?, ?> fn, boolean hasSideInputs) {
-    if (hasSideInputs) {
-      return false;
-    }
+  /** Whether {@code fn}'s {@code @ProcessElement} takes only parameters this runner provides. */
+  static boolean supports(DoFn<?, ?> fn) {
     DoFnSignature.ProcessElementMethod method =
         DoFnSignatures.getSignature(fn.getClass()).processElement();
     for (Parameter parameter : method.extraParameters()) {
@@ -145,6 +143,8 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
       TupleTag<OutT> mainOutputTag,
       List<TupleTag<?>> additionalOutputTags,
       StepContext stepContext,
+      SideInputReader sideInputReader,
+      Map<String, PCollectionView<?>> sideInputMapping,
       Map<TupleTag<?>, Coder<?>> outputCoders,
       WindowingStrategy<?, ?> windowingStrategy) {
     this.slowPath = slowPath;
@@ -157,10 +157,13 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
     this.outputTags.add(mainOutputTag);
     this.outputCoders = outputCoders;
     this.stepContext = stepContext;
+    this.sideInputReader = sideInputReader;
+    this.sideInputMapping = sideInputMapping;
     this.windowCoder = (Coder<BoundedWindow>) windowingStrategy.getWindowFn().windowCoder();
     this.allowedLateness = windowingStrategy.getAllowedLateness();
     DoFnSignature signature = DoFnSignatures.getSignature(fn.getClass());
-    this.observesWindow = signature.processElement().observesWindow();
+    // As runners-core: side inputs are read in the element's one window.
+    this.observesWindow = signature.processElement().observesWindow() || !sideInputReader.isEmpty();
     // As runners-core decides it: by the invoker's class.
     this.systemDoFn = invoker.getClass().isAnnotationPresent(SystemDoFnInternal.class);
 
@@ -395,6 +398,24 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
     }
 
     @Override
+    public Object sideInput(String tagId) {
+      PCollectionView<?> view = sideInputMapping.get(tagId);
+      if (view == null) {
+        throw new IllegalStateException("Side input tag " + tagId + " not found");
+      }
+      return sideInput(view);
+    }
+
+    /** The view's value in the side-input window of the element's one window. */
+    <T> T sideInput(PCollectionView<T> view) {
+      BoundedWindow mainWindow = onlyWindow(element.getWindows());
+      if (!sideInputReader.contains(view)) {
+        throw new IllegalArgumentException("calling sideInput() with unknown view");
+      }
+      return sideInputReader.get(view, view.getWindowMappingFn().getSideInputWindow(mainWindow));
+    }
+
+    @Override
     @SuppressWarnings({"unchecked", "rawtypes"})
     public State state(String stateId, boolean alwaysFetched) {
       StateTag tag = stateTags[indexOf(stateIds, stateId, "state")];
@@ -450,8 +471,7 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
         if (view == null) {
           throw new NullPointerException("View passed to sideInput cannot be null");
         }
-        // Only DoFns without side inputs take this path (see supports).
-        throw new IllegalArgumentException("calling sideInput() with unknown view");
+        return Arguments.this.sideInput(view);
       }
 
       @Override

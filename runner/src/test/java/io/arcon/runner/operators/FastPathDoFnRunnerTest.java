@@ -14,10 +14,12 @@ import org.apache.beam.runners.core.DoFnRunners;
 import org.apache.beam.runners.core.InMemoryStateInternals;
 import org.apache.beam.runners.core.InMemoryTimerInternals;
 import org.apache.beam.runners.core.NullSideInputReader;
+import org.apache.beam.runners.core.SideInputReader;
 import org.apache.beam.runners.core.StateInternals;
 import org.apache.beam.runners.core.StateNamespace;
 import org.apache.beam.runners.core.StepContext;
 import org.apache.beam.runners.core.TimerInternals;
+import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
@@ -26,11 +28,14 @@ import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
 import org.apache.beam.sdk.state.TimeDomain;
 import org.apache.beam.sdk.state.Timer;
+import org.apache.beam.sdk.state.TimerMap;
 import org.apache.beam.sdk.state.TimerSpec;
 import org.apache.beam.sdk.state.TimerSpecs;
 import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.DoFnSchemaInformation;
+import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.FixedWindows;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
@@ -217,13 +222,65 @@ class FastPathDoFnRunnerTest {
     }
   }
 
-  /** A DoFn that reads a side input: the fast path does not take it. */
-  static class ReadsKey extends DoFn<KV<String, Integer>, String> {
-    @StateId("count")
-    private final StateSpec<ValueState<Integer>> countSpec = StateSpecs.value(VarIntCoder.of());
+  /** Takes a timer family, which the fast path does not provide. */
+  static class UsesTimerFamily extends DoFn<KV<String, Integer>, String> {
+    @TimerFamily("family")
+    private final TimerSpec familySpec = TimerSpecs.timerMap(TimeDomain.EVENT_TIME);
 
     @ProcessElement
-    public void process(@Element KV<String, Integer> e, @SideInput("view") String view) {}
+    public void process(@Element KV<String, Integer> e, @TimerFamily("family") TimerMap timers) {}
+
+    @OnTimerFamily("family")
+    public void onFamily() {}
+  }
+
+  private static final PCollectionView<String> VIEW =
+      Pipeline.create().apply(Create.of("side")).apply(View.asSingleton());
+
+  /** Reads a side input as a parameter and through its context, and an unknown view. */
+  static class ReadsSideInput extends DoFn<String, String> {
+    @ProcessElement
+    public void process(
+        @Element String element,
+        @SideInput("view") String byTag,
+        ProcessContext context,
+        OutputReceiver<String> out) {
+      out.output(element + " " + byTag + " " + context.sideInput(VIEW));
+      if (element.startsWith("unknown")) {
+        context.sideInput(
+            Pipeline.create().apply(Create.of("other")).apply(View.<String>asSingleton()));
+      }
+    }
+  }
+
+  /**
+   * Reads its side input only through the context, so its signature does not observe windows; with
+   * side inputs runners-core explodes windows all the same.
+   */
+  static class ReadsSideInputThroughContext extends DoFn<String, String> {
+    @ProcessElement
+    public void process(ProcessContext context) {
+      context.output(context.element() + " " + context.sideInput(VIEW));
+    }
+  }
+
+  /** Side-input values by view and side-input window. */
+  private static final class WindowedSideInputs implements SideInputReader {
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> T get(PCollectionView<T> view, BoundedWindow window) {
+      return (T) (view.getTagInternal().getId() + " in " + window);
+    }
+
+    @Override
+    public <T> boolean contains(PCollectionView<T> view) {
+      return view == VIEW;
+    }
+
+    @Override
+    public boolean isEmpty() {
+      return false;
+    }
   }
 
   static class OutputsRows extends DoFn<String, String> {
@@ -318,12 +375,55 @@ class FastPathDoFnRunnerTest {
   }
 
   @Test
+  void sideInputsMatchRunnersCore() throws Exception {
+    // Several windows: runners-core explodes them for side inputs even if the DoFn does not
+    // observe windows; the view's window comes from its window mapping (global here).
+    List<WindowedValue<String>> input =
+        List.of(
+            WindowedValues.of(
+                "x", new Instant(150), List.of(window(100), window(200)), PaneInfo.NO_FIRING),
+            WindowedValues.of("unknown", new Instant(5), window(0), PaneInfo.NO_FIRING));
+    Map<String, PCollectionView<?>> mapping = Map.of("view", VIEW);
+    List<String> simple =
+        run(new ReadsSideInput(), input, false, FIXED, new WindowedSideInputs(), mapping);
+    assertSameLog(
+        simple, run(new ReadsSideInput(), input, true, FIXED, new WindowedSideInputs(), mapping));
+    assertEquals(
+        2, simple.stream().filter(s -> s.startsWith("output main x")).count(), simple::toString);
+    assertTrue(
+        simple.stream().anyMatch(s -> s.contains("calling sideInput() with unknown view")),
+        simple::toString);
+
+    List<String> throughContext =
+        run(
+            new ReadsSideInputThroughContext(),
+            input,
+            false,
+            FIXED,
+            new WindowedSideInputs(),
+            mapping);
+    assertSameLog(
+        throughContext,
+        run(
+            new ReadsSideInputThroughContext(),
+            input,
+            true,
+            FIXED,
+            new WindowedSideInputs(),
+            mapping));
+    assertEquals(
+        2,
+        throughContext.stream().filter(s -> s.startsWith("output main x")).count(),
+        throughContext::toString);
+  }
+
+  @Test
   void takesOnlyDoFnsWhoseParametersItProvides() {
-    assertTrue(FastPathDoFnRunner.supports(new Outputs(), false));
-    assertTrue(FastPathDoFnRunner.supports(new StateAndTimers(), false));
-    assertFalse(FastPathDoFnRunner.supports(new Outputs(), true));
-    assertFalse(FastPathDoFnRunner.supports(new ReadsKey(), false));
-    assertFalse(FastPathDoFnRunner.supports(new OutputsRows(), false));
+    assertTrue(FastPathDoFnRunner.supports(new Outputs()));
+    assertTrue(FastPathDoFnRunner.supports(new StateAndTimers()));
+    assertTrue(FastPathDoFnRunner.supports(new ReadsSideInput()));
+    assertFalse(FastPathDoFnRunner.supports(new UsesTimerFamily()));
+    assertFalse(FastPathDoFnRunner.supports(new OutputsRows()));
   }
 
   @Test
@@ -358,6 +458,17 @@ class FastPathDoFnRunnerTest {
       List<WindowedValue<InT>> input,
       boolean fastPath,
       WindowingStrategy<?, ?> windowing)
+      throws Exception {
+    return run(fn, input, fastPath, windowing, NullSideInputReader.empty(), Map.of());
+  }
+
+  private static <InT> List<String> run(
+      DoFn<InT, String> fn,
+      List<WindowedValue<InT>> input,
+      boolean fastPath,
+      WindowingStrategy<?, ?> windowing,
+      SideInputReader sideInputs,
+      Map<String, PCollectionView<?>> sideInputMapping)
       throws Exception {
     List<String> log = new ArrayList<>();
     RecordingTimers timers = new RecordingTimers(log);
@@ -403,7 +514,7 @@ class FastPathDoFnRunnerTest {
         DoFnRunners.simpleRunner(
             PipelineOptionsFactory.create(),
             fn,
-            NullSideInputReader.empty(),
+            sideInputs,
             outputs,
             MAIN,
             List.of(SIDE),
@@ -412,7 +523,7 @@ class FastPathDoFnRunnerTest {
             Map.of(),
             windowing,
             DoFnSchemaInformation.create(),
-            Map.of());
+            sideInputMapping);
     if (fastPath) {
       runner =
           new FastPathDoFnRunner<>(
@@ -423,6 +534,8 @@ class FastPathDoFnRunnerTest {
               MAIN,
               List.of(SIDE),
               step,
+              sideInputs,
+              sideInputMapping,
               Map.of(),
               windowing);
     }
