@@ -26,6 +26,7 @@ import org.apache.beam.runners.core.DoFnRunners;
 import org.apache.beam.runners.core.InMemoryStateInternals;
 import org.apache.beam.runners.core.NullSideInputReader;
 import org.apache.beam.runners.core.SideInputHandler;
+import org.apache.beam.runners.core.SideInputReader;
 import org.apache.beam.runners.core.StateNamespace;
 import org.apache.beam.runners.core.StateNamespaces;
 import org.apache.beam.runners.core.StatefulDoFnRunner;
@@ -191,11 +192,12 @@ public final class DoFnOperator<InT, OutT> implements Operator {
               new SideInputHandler(spec.sideInputs(), InMemoryStateInternals.<Void>forKey(null)),
               spec.sideInputs());
     }
+    SideInputReader sideInputReader = sideInputs == null ? NullSideInputReader.empty() : sideInputs;
     DoFnRunner<InT, OutT> simple =
         DoFnRunners.simpleRunner(
             spec.options(),
             fn,
-            sideInputs == null ? NullSideInputReader.empty() : sideInputs,
+            sideInputReader,
             receiver,
             spec.mainOutput(),
             spec.additionalOutputs(),
@@ -215,7 +217,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
               spec.mainOutput(),
               spec.additionalOutputs(),
               stepContext,
-              sideInputs == null ? NullSideInputReader.empty() : sideInputs,
+              sideInputReader,
               spec.sideInputMapping(),
               spec.outputCoders(),
               spec.windowingStrategy());

@@ -408,7 +408,7 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
 
     /** The view's value in the side-input window of the element's one window. */
     <T> T sideInput(PCollectionView<T> view) {
-      BoundedWindow mainWindow = onlyWindow(element.getWindows());
+      BoundedWindow mainWindow = window();
       if (!sideInputReader.contains(view)) {
         throw new IllegalArgumentException("calling sideInput() with unknown view");
       }
