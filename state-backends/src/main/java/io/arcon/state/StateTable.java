@@ -75,9 +75,9 @@ public interface StateTable {
    *
    * <p>The caller may put, append and delete (in this table or others) while a scan is open; the
    * scan keeps going in key order. Whether it shows entries written after it was opened differs by
-   * engine (rocksdb reads the table as of the scan's start except for values overwritten in place
-   * since, heap and lmdb may show any later write ahead of the scan position), so callers must not
-   * rely on either.
+   * engine (rocksdb reads the table as of the scan's start, except, with its row cache off, for
+   * values overwritten in place since; heap and lmdb may show any later write ahead of the scan
+   * position), so callers must not rely on either.
    */
   CloseableIterator<StateEntry> scan(byte[] fromInclusive, byte[] toExclusive);
 

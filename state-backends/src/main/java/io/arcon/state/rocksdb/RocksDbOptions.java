@@ -15,16 +15,21 @@ import java.util.Map;
  * @param maxWriteBufferNumber {@code rocksdb.maxWriteBufferNumber}: memtables per table before
  *     writes stall (default 6); up to 4 full ones, but always two fewer than this, are merged into
  *     one L0 file per flush
+ * @param rowCacheBytes {@code rocksdb.rowCacheBytes}: write-back cache of recently read and written
+ *     rows per table, in the JVM heap (default 8 MiB; 0 turns it off and RocksDB updates values in
+ *     place in its memtable instead); when full, its writes go to RocksDB in one sorted batch and
+ *     it starts empty
  */
 public record RocksDbOptions(
-    long blockCacheBytes, long writeBufferBytes, int maxWriteBufferNumber) {
+    long blockCacheBytes, long writeBufferBytes, int maxWriteBufferNumber, long rowCacheBytes) {
   public static final String BLOCK_CACHE_BYTES = "rocksdb.blockCacheBytes";
   public static final String WRITE_BUFFER_BYTES = "rocksdb.writeBufferBytes";
   public static final String MAX_WRITE_BUFFER_NUMBER = "rocksdb.maxWriteBufferNumber";
+  public static final String ROW_CACHE_BYTES = "rocksdb.rowCacheBytes";
 
   /** Every key this engine reads. */
   public static final List<String> KEYS =
-      List.of(BLOCK_CACHE_BYTES, WRITE_BUFFER_BYTES, MAX_WRITE_BUFFER_NUMBER);
+      List.of(BLOCK_CACHE_BYTES, WRITE_BUFFER_BYTES, MAX_WRITE_BUFFER_NUMBER, ROW_CACHE_BYTES);
 
   public static RocksDbOptions defaults() {
     return parse(Map.of());
@@ -35,6 +40,7 @@ public record RocksDbOptions(
     return new RocksDbOptions(
         OptionValues.longInRange(options, BLOCK_CACHE_BYTES, 64L << 20, 1L << 20, 1L << 40),
         OptionValues.longInRange(options, WRITE_BUFFER_BYTES, 8L << 20, 64L << 10, 1L << 34),
-        OptionValues.intInRange(options, MAX_WRITE_BUFFER_NUMBER, 6, 2, 64));
+        OptionValues.intInRange(options, MAX_WRITE_BUFFER_NUMBER, 6, 2, 64),
+        OptionValues.longInRange(options, ROW_CACHE_BYTES, 8L << 20, 0, 1L << 36));
   }
 }

@@ -11,10 +11,11 @@ import org.rocksdb.Slice;
 
 /**
  * A bounded scan over one column family. RocksDB bounds the iterator natively (lower/upper bound
- * slices), so it stops at the range end without reading past it. The iterator reads the table as of
- * the moment it was opened (keys added or deleted since are not seen), except that a value the
- * memtable overwrote in place since shows its new bytes (see the backend's in-place updates); the
- * caller may write while iterating.
+ * slices), so it stops at the range end without reading past it. The table writes its cached rows
+ * back before opening it. The iterator reads the table as of the moment it was opened (keys added
+ * or deleted since are not seen), except that, with the row cache off, a value the memtable
+ * overwrote in place since shows its new bytes (see the backend's in-place updates); the caller may
+ * write while iterating.
  */
 final class RocksDbScan implements CloseableIterator<StateEntry> {
   private final RocksDbStateBackend owner;

@@ -79,8 +79,8 @@ public final class RocksDbStateBackend implements StateBackend {
   private ByteBuffer argumentBuffer = ByteBuffer.allocateDirect(4096);
   private ByteBuffer valueBuffer = ByteBuffer.allocateDirect(4096);
 
-  private final TableRegistry<RocksDbStateTable> tables =
-      new TableRegistry<>(name -> new RocksDbStateTable(this, name, createColumnFamily(name)));
+  private final long rowCacheBytes;
+  private final TableRegistry<RocksDbStateTable> tables = new TableRegistry<>(this::newTable);
   private final Set<RocksDbScan> openScans = Collections.newSetFromMap(new IdentityHashMap<>());
   private RocksDB db;
   private ColumnFamilyHandle defaultHandle;
@@ -89,6 +89,7 @@ public final class RocksDbStateBackend implements StateBackend {
   public RocksDbStateBackend(Path directory, RocksDbOptions options) {
     this.root = directory;
     this.dbPath = directory.resolve("rocksdb");
+    this.rowCacheBytes = options.rowCacheBytes();
     this.blockCache = new LRUCache(options.blockCacheBytes());
     this.bloomFilter = new BloomFilter(10);
     this.appendOperator = new StringAppendOperator("");
@@ -110,16 +111,19 @@ public final class RocksDbStateBackend implements StateBackend {
             // several full memtables into one L0 file instead, leaving two to fill meanwhile.
             .setMinWriteBufferNumberToMerge(
                 Math.max(1, Math.min(MEMTABLES_PER_FLUSH, options.maxWriteBufferNumber() - 2)))
-            // A put of a key the active memtable holds overwrites its value there when the new
-            // value is no larger, instead of adding a version: a state updated per element
-            // (a counter over 10k keys) then keeps one skiplist node per key rather than filling
-            // memtable after memtable with versions, whose deeper skiplists every get and put
-            // walked at a cache miss per level (+45% el/s for a ValueState per element). Its
-            // costs: no RocksDB snapshots (unused: checkpoints flush first), no backward
+            // Without the row cache, a put of a key the active memtable holds overwrites its value
+            // there when the new value is no larger, instead of adding a version: a state updated
+            // per element (a counter over 10k keys) then keeps one skiplist node per key rather
+            // than filling memtable after memtable with versions, whose deeper skiplists every get
+            // and put walked at a cache miss per level (+45% el/s for a ValueState per element).
+            // Its costs: every put of a key the memtable lacks walks the skiplist twice (look,
+            // then insert), no RocksDB snapshots (unused: checkpoints flush first), no backward
             // iteration and no range tombstones (deletes go key by key, see
             // RocksDbStateTable#deleteRange), and a scan may show a later overwrite of a key
-            // ahead of it, which the StateTable contract allows (heap and lmdb do the same).
-            .setInplaceUpdateSupport(true)
+            // ahead of it, which the StateTable contract allows (heap and lmdb do the same). With
+            // the row cache (the default) a hot key is rewritten there instead, and RocksDB gets
+            // each dirty row once per write-back, mostly keys its memtable lacks: a plain insert.
+            .setInplaceUpdateSupport(rowCacheBytes == 0)
             // A get first searches every memtable (a skiplist of up to writeBufferBytes); a bloom
             // filter over their whole keys skips the ones that cannot hold the key.
             .setMemtableWholeKeyFiltering(true)
@@ -172,6 +176,7 @@ public final class RocksDbStateBackend implements StateBackend {
 
   @Override
   public void flush() {
+    writeBackAll();
     try {
       db().flush(flushOptions, allHandles());
     } catch (RocksDBException e) {
@@ -220,6 +225,8 @@ public final class RocksDbStateBackend implements StateBackend {
   @Override
   public void restore(SnapshotHandle handle) {
     db();
+    // A refused snapshot leaves the content as it was, cached writes included.
+    writeBackAll();
     SnapshotManifest manifest = SnapshotManifest.verify(handle, ENGINE);
     DirectorySwap.restore(handle, manifest, "RocksDB", root, dbPath, this::closeDb, this::openDb);
   }
@@ -255,6 +262,13 @@ public final class RocksDbStateBackend implements StateBackend {
   }
 
   // ------------------------------------------------------------------ used by tables and scans
+
+  /** Every table's cached writes into RocksDB. */
+  private void writeBackAll() {
+    for (RocksDbStateTable table : tables) {
+      table.writeBack();
+    }
+  }
 
   RocksDB db() {
     RocksDB current = db;
@@ -362,7 +376,7 @@ public final class RocksDbStateBackend implements StateBackend {
         table.rebind(h != null ? h : createColumnFamily(table.name()));
       }
       for (Map.Entry<String, ColumnFamilyHandle> e : byTable.entrySet()) {
-        tables.add(new RocksDbStateTable(this, e.getKey(), e.getValue()));
+        tables.add(new RocksDbStateTable(this, e.getKey(), e.getValue(), rowCacheBytes));
       }
     } catch (RocksDBException | IOException e) {
       throw new StateBackendException("Cannot open RocksDB at " + dbPath + ": " + e, e);
@@ -376,6 +390,10 @@ public final class RocksDbStateBackend implements StateBackend {
     try (Options options = new Options(dbOptions, columnFamilyOptions)) {
       return RocksDB.listColumnFamilies(options, dbPath.toString());
     }
+  }
+
+  private RocksDbStateTable newTable(String name) {
+    return new RocksDbStateTable(this, name, createColumnFamily(name), rowCacheBytes);
   }
 
   private ColumnFamilyHandle createColumnFamily(String name) {

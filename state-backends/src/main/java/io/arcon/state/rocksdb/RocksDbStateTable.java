@@ -10,21 +10,87 @@ import java.util.List;
 import java.util.Objects;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
 
-/** A rocksdb table: one column family. The handle is re-bound when the backend restores. */
+/**
+ * A rocksdb table: one column family, behind a {@link RocksDbRowCache} of its recent point reads
+ * and writes (unless the cache is configured off). Whatever reads RocksDB directly (scans, list
+ * reads, appends, flushes and snapshots) first writes the dirty rows back, so it sees every write.
+ * The handle is re-bound when the backend restores.
+ */
 final class RocksDbStateTable implements StateTable {
   private final RocksDbStateBackend owner;
   private final String name;
+  private final RocksDbRowCache cache;
   private ColumnFamilyHandle handle;
 
-  RocksDbStateTable(RocksDbStateBackend owner, String name, ColumnFamilyHandle handle) {
+  RocksDbStateTable(
+      RocksDbStateBackend owner, String name, ColumnFamilyHandle handle, long rowCacheBytes) {
     this.owner = owner;
     this.name = name;
     this.handle = handle;
+    this.cache = rowCacheBytes > 0 ? new RocksDbRowCache(rowCacheBytes) : null;
   }
 
+  /** After a restore: the cached rows are the replaced content's, so they go unwritten. */
   void rebind(ColumnFamilyHandle handle) {
     this.handle = handle;
+    if (cache != null) {
+      cache.clear();
+    }
+  }
+
+  /** Writes the cached writes RocksDB has not seen into it, in one batch, in key order. */
+  void writeBack() {
+    if (cache == null || !cache.hasDirtyRows()) {
+      return;
+    }
+    try (WriteBatch batch = new WriteBatch()) {
+      cache.writeBack(
+          new RocksDbRowCache.DirtyRows() {
+            @Override
+            public void put(byte[] key, byte[] value) throws RocksDBException {
+              batch.put(handle, key, value);
+            }
+
+            @Override
+            public void delete(byte[] key) throws RocksDBException {
+              batch.delete(handle, key);
+            }
+          });
+      owner.db().write(owner.writeOptions(), batch);
+    } catch (RocksDBException e) {
+      throw failure("write-back", e);
+    }
+  }
+
+  /** Once the cache holds more than its budget: everything written back, then forgotten. */
+  private void evictIfFull() {
+    if (cache.overBudget()) {
+      writeBack();
+      cache.clear();
+    }
+  }
+
+  /**
+   * Before an operation RocksDB performs on the stored row itself (a merge, a list read): the row's
+   * cached write goes to RocksDB first, and the cache stops answering for the key.
+   */
+  private void writeThrough(byte[] key) throws RocksDBException {
+    if (cache == null || cache.size() == 0) {
+      return;
+    }
+    int slot = cache.find(key);
+    if (slot < 0) {
+      return;
+    }
+    byte state = cache.state(slot);
+    if (state == RocksDbRowCache.PUT || state == RocksDbRowCache.PUT_NEW) {
+      owner.put(handle, key, cache.value(slot));
+    } else if (state == RocksDbRowCache.DELETED) {
+      owner.db().delete(handle, owner.writeOptions(), key);
+    }
+    cache.set(slot, key, RocksDbRowCache.UNCACHED, null);
   }
 
   ColumnFamilyHandle handle() {
@@ -39,7 +105,17 @@ final class RocksDbStateTable implements StateTable {
   @Override
   public byte[] get(byte[] key) {
     try {
-      return owner.get(handle, key);
+      if (cache == null) {
+        return owner.get(handle, key);
+      }
+      int slot = cache.find(key);
+      if (cache.answers(slot)) {
+        return cache.value(slot);
+      }
+      byte[] value = owner.get(handle, key);
+      cache.set(slot, key, value == null ? RocksDbRowCache.ABSENT : RocksDbRowCache.CLEAN, value);
+      evictIfFull();
+      return value;
     } catch (RocksDBException e) {
       throw failure("get", e);
     }
@@ -48,6 +124,14 @@ final class RocksDbStateTable implements StateTable {
   @Override
   public void put(byte[] key, byte[] value) {
     Objects.requireNonNull(value, "value");
+    if (cache != null) {
+      int slot = cache.find(key);
+      byte prior = cache.state(slot);
+      boolean storedAbsent = prior == RocksDbRowCache.ABSENT || prior == RocksDbRowCache.PUT_NEW;
+      cache.set(slot, key, storedAbsent ? RocksDbRowCache.PUT_NEW : RocksDbRowCache.PUT, value);
+      evictIfFull();
+      return;
+    }
     try {
       owner.put(handle, key, value);
     } catch (RocksDBException e) {
@@ -57,6 +141,21 @@ final class RocksDbStateTable implements StateTable {
 
   @Override
   public void delete(byte[] key) {
+    if (cache != null) {
+      int slot = cache.find(key);
+      byte prior = cache.state(slot);
+      if (prior == RocksDbRowCache.ABSENT) {
+        return; // RocksDB has no such row: nothing to write
+      }
+      // A row put since RocksDB was found without it is simply forgotten.
+      cache.set(
+          slot,
+          key,
+          prior == RocksDbRowCache.PUT_NEW ? RocksDbRowCache.ABSENT : RocksDbRowCache.DELETED,
+          null);
+      evictIfFull();
+      return;
+    }
     try {
       owner.db().delete(handle, owner.writeOptions(), key);
     } catch (RocksDBException e) {
@@ -100,6 +199,7 @@ final class RocksDbStateTable implements StateTable {
   public void append(byte[] key, byte[] element) {
     Objects.requireNonNull(element, "element");
     try {
+      writeThrough(key);
       // The merge operator concatenates with an empty delimiter, so the stored value is exactly
       // the ListFraming frames in append order and an append never reads the list.
       owner.merge(handle, key, ListFraming.frame(element));
@@ -115,6 +215,7 @@ final class RocksDbStateTable implements StateTable {
       return;
     }
     try {
+      writeThrough(key);
       owner.merge(handle, key, ListFraming.frameAll(elements));
     } catch (RocksDBException e) {
       throw failure("append", e);
@@ -123,11 +224,17 @@ final class RocksDbStateTable implements StateTable {
 
   @Override
   public List<byte[]> getList(byte[] key) {
-    return ListFraming.decode(get(key));
+    try {
+      writeThrough(key);
+      return ListFraming.decode(owner.get(handle, key));
+    } catch (RocksDBException e) {
+      throw failure("getList", e);
+    }
   }
 
   @Override
   public CloseableIterator<StateEntry> scan(byte[] fromInclusive, byte[] toExclusive) {
+    writeBack();
     return owner.openScan(this, fromInclusive, toExclusive);
   }
 
@@ -135,7 +242,8 @@ final class RocksDbStateTable implements StateTable {
   public long approximateSizeBytes() {
     try {
       return owner.db().getLongProperty(handle, "rocksdb.estimate-live-data-size")
-          + owner.db().getLongProperty(handle, "rocksdb.cur-size-all-mem-tables");
+          + owner.db().getLongProperty(handle, "rocksdb.cur-size-all-mem-tables")
+          + (cache == null ? 0 : cache.bytes());
     } catch (RocksDBException e) {
       throw failure("approximateSizeBytes", e);
     }

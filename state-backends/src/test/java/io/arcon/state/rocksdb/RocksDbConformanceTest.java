@@ -88,15 +88,17 @@ class RocksDbConformanceTest extends StateBackendConformanceTest {
                 Map.of(
                     "rocksdb.writeBufferBytes", "65536",
                     "rocksdb.maxWriteBufferNumber", "2",
-                    "rocksdb.blockCacheBytes", "1048576")))) {
+                    "rocksdb.blockCacheBytes", "1048576",
+                    "rocksdb.rowCacheBytes", "65536")))) {
       StateTable t = tuned.table("t");
       byte[] value = new byte[1024];
       for (int i = 0; i < 4000; i++) {
         t.put(intKey(i), value);
       }
-      // 4 MB through 64 KiB memtables: RocksDB had to write SST files on its own, which the
-      // 8 MiB default would not have done.
-      assertTrue(countSstFiles(dir) > 0, "no SST files: writeBufferBytes was not applied");
+      // 4 MB through a 64 KiB row cache into 64 KiB memtables: RocksDB had to write SST files on
+      // its own, which the defaults (an 8 MiB row cache, 8 MiB memtables) would not have done.
+      assertTrue(
+          countSstFiles(dir) > 0, "no SST files: writeBufferBytes or rowCacheBytes not applied");
       assertEquals(4000, count(t.iterator()));
     }
     try (StateBackend untuned =

@@ -1,0 +1,248 @@
+package io.arcon.state.rocksdb;
+
+import io.arcon.state.ByteKeyHash;
+import io.arcon.state.KeyBytes;
+import java.util.Arrays;
+import org.rocksdb.RocksDBException;
+
+/**
+ * The recently read and written rows of one rocksdb table, in front of RocksDB: a write-back cache.
+ *
+ * <p>Why: per-element state is a read and a write of the same row. Through RocksDB each is a JNI
+ * call and a walk of the memtable's skiplist, and a put of a key the active memtable does not hold
+ * walks it twice (the in-place update looks first, then inserts). Here a hot key is read and
+ * rewritten in a Java hash table, and RocksDB gets each dirty row once per write-back, sorted, in
+ * one batch (sorted inserts reuse the skiplist's last insert position).
+ *
+ * <p>What a slot holds: a key and one of {@link #CLEAN} (the value RocksDB has), {@link #ABSENT}
+ * (RocksDB has no row), {@link #PUT}, {@link #PUT_NEW} (a put of a row RocksDB does not have, which
+ * a delete then simply forgets: a timer set and fired between write-backs never reaches RocksDB) or
+ * {@link #DELETED} (writes RocksDB has not seen yet: dirty), or {@link #UNCACHED} (ask RocksDB: the
+ * key was appended to, which RocksDB merges natively). Slots are never removed one by one (open
+ * addressing with linear probing, no tombstones); the table is emptied whole once its bytes pass
+ * the budget, after the dirty rows were written back.
+ *
+ * <p>Single-threaded, like the backend.
+ */
+final class RocksDbRowCache {
+  static final byte CLEAN = 1;
+  static final byte ABSENT = 2;
+  static final byte PUT = 3;
+  static final byte DELETED = 4;
+  static final byte UNCACHED = 5;
+  static final byte PUT_NEW = 6;
+
+  /** Accounted per slot on top of its key and value: the slot's arrays and the array headers. */
+  private static final int SLOT_OVERHEAD_BYTES = 64;
+
+  private static final int INITIAL_CAPACITY = 1 << 10;
+
+  /** Where {@link #writeBack} sends the dirty rows, in ascending key order. */
+  interface DirtyRows {
+    void put(byte[] key, byte[] value) throws RocksDBException;
+
+    void delete(byte[] key) throws RocksDBException;
+  }
+
+  private final long budgetBytes;
+  private byte[][] keys = new byte[INITIAL_CAPACITY][];
+  private byte[][] values = new byte[INITIAL_CAPACITY][];
+  private int[] hashes = new int[INITIAL_CAPACITY];
+  private byte[] states = new byte[INITIAL_CAPACITY];
+
+  /** Per slot: whether it is in {@link #dirty} (a slot may stop being dirty while listed). */
+  private boolean[] listed = new boolean[INITIAL_CAPACITY];
+
+  private int[] dirty = new int[64];
+  private int dirtyCount;
+  private int size;
+  private long bytes;
+
+  /** The hash of the key of the last {@link #find}, for the insertion that may follow it. */
+  private int foundHash;
+
+  RocksDbRowCache(long budgetBytes) {
+    this.budgetBytes = budgetBytes;
+  }
+
+  int size() {
+    return size;
+  }
+
+  long bytes() {
+    return bytes;
+  }
+
+  boolean overBudget() {
+    return bytes > budgetBytes;
+  }
+
+  boolean hasDirtyRows() {
+    return dirtyCount > 0;
+  }
+
+  /**
+   * The slot holding {@code key} ({@code >= 0}), or {@code -1 - slot} for the free slot where it
+   * would go. The next {@link #set} for this key must come before any other call that changes the
+   * cache.
+   */
+  int find(byte[] key) {
+    int hash = ByteKeyHash.hash(key);
+    foundHash = hash;
+    int mask = keys.length - 1;
+    for (int i = hash & mask; ; i = (i + 1) & mask) {
+      byte[] k = keys[i];
+      if (k == null) {
+        return -1 - i;
+      }
+      if (hashes[i] == hash && Arrays.equals(k, key)) {
+        return i;
+      }
+    }
+  }
+
+  /** Whether the slot answers a get without RocksDB. */
+  boolean answers(int slot) {
+    return slot >= 0 && states[slot] != UNCACHED;
+  }
+
+  /** The cached value of an answering slot; null when the row does not exist. */
+  byte[] value(int slot) {
+    return values[slot];
+  }
+
+  /** The slot's state; 0 for a free slot ({@code found < 0}). */
+  byte state(int found) {
+    return found < 0 ? 0 : states[found];
+  }
+
+  private static boolean isDirty(byte state) {
+    return state == PUT || state == PUT_NEW || state == DELETED;
+  }
+
+  /**
+   * Sets the row at {@code found} (what {@link #find} returned for {@code key}) to {@code state}
+   * with {@code value} (null for {@link #ABSENT}, {@link #DELETED} and {@link #UNCACHED}).
+   */
+  void set(int found, byte[] key, byte state, byte[] value) {
+    int slot = found;
+    if (slot < 0) {
+      if (size + 1 > keys.length / 2) {
+        grow();
+        slot = find(key);
+      }
+      slot = -1 - slot;
+      keys[slot] = key;
+      hashes[slot] = foundHash;
+      size++;
+      bytes += key.length + SLOT_OVERHEAD_BYTES;
+    } else if (values[slot] != null) {
+      bytes -= values[slot].length;
+    }
+    values[slot] = value;
+    if (value != null) {
+      bytes += value.length;
+    }
+    states[slot] = state;
+    if (isDirty(state) && !listed[slot]) {
+      listed[slot] = true;
+      if (dirtyCount == dirty.length) {
+        dirty = Arrays.copyOf(dirty, dirtyCount * 2);
+      }
+      dirty[dirtyCount++] = slot;
+    }
+  }
+
+  /**
+   * Sends every dirty row to {@code out} in ascending key order and marks it as RocksDB's (clean or
+   * absent). Returns how many rows went.
+   */
+  int writeBack(DirtyRows out) throws RocksDBException {
+    // Sorted as records rather than as slot numbers: a comparison then reads two keys, not also
+    // two random slots of the table (a third of a write-back's time went to that indirection).
+    DirtyRow[] rows = new DirtyRow[dirtyCount];
+    int count = 0;
+    for (int i = 0; i < dirtyCount; i++) {
+      int slot = dirty[i];
+      listed[slot] = false;
+      byte state = states[slot];
+      if (isDirty(state)) {
+        rows[count++] = new DirtyRow(keys[slot], state == DELETED ? null : values[slot]);
+        states[slot] = state == DELETED ? ABSENT : CLEAN;
+      }
+    }
+    dirtyCount = 0;
+    Arrays.sort(rows, 0, count, (a, b) -> KeyBytes.compare(a.key, b.key));
+    for (int i = 0; i < count; i++) {
+      DirtyRow row = rows[i];
+      if (row.value == null) {
+        out.delete(row.key);
+      } else {
+        out.put(row.key, row.value);
+      }
+    }
+    return count;
+  }
+
+  /** A row to write back; a null value deletes it. */
+  private record DirtyRow(byte[] key, byte[] value) {}
+
+  /** Forgets every row; the dirty ones must have been written back (or be meant to vanish). */
+  void clear() {
+    if (keys.length > INITIAL_CAPACITY) {
+      keys = new byte[INITIAL_CAPACITY][];
+      values = new byte[INITIAL_CAPACITY][];
+      hashes = new int[INITIAL_CAPACITY];
+      states = new byte[INITIAL_CAPACITY];
+      listed = new boolean[INITIAL_CAPACITY];
+    } else {
+      Arrays.fill(keys, null);
+      Arrays.fill(values, null);
+      Arrays.fill(states, (byte) 0);
+      Arrays.fill(listed, false);
+    }
+    dirtyCount = 0;
+    size = 0;
+    bytes = 0;
+  }
+
+  private void grow() {
+    byte[][] oldKeys = keys;
+    byte[][] oldValues = values;
+    int[] oldHashes = hashes;
+    byte[] oldStates = states;
+    int capacity = oldKeys.length * 2;
+    keys = new byte[capacity][];
+    values = new byte[capacity][];
+    hashes = new int[capacity];
+    states = new byte[capacity];
+    listed = new boolean[capacity];
+    int mask = capacity - 1;
+    int[] moved = new int[oldKeys.length];
+    for (int old = 0; old < oldKeys.length; old++) {
+      byte[] k = oldKeys[old];
+      if (k == null) {
+        continue;
+      }
+      int i = oldHashes[old] & mask;
+      while (keys[i] != null) {
+        i = (i + 1) & mask;
+      }
+      keys[i] = k;
+      values[i] = oldValues[old];
+      hashes[i] = oldHashes[old];
+      states[i] = oldStates[old];
+      moved[old] = i;
+    }
+    // The dirty list names slots: renumber it, dropping entries no longer dirty.
+    int kept = 0;
+    for (int d = 0; d < dirtyCount; d++) {
+      int slot = moved[dirty[d]];
+      if (isDirty(states[slot]) && !listed[slot]) {
+        listed[slot] = true;
+        dirty[kept++] = slot;
+      }
+    }
+    dirtyCount = kept;
+  }
+}
