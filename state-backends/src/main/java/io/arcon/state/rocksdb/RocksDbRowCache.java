@@ -120,6 +120,55 @@ final class RocksDbRowCache {
     return state == PUT || state == PUT_NEW || state == DELETED;
   }
 
+  /** A get that RocksDB answered ({@code found} from {@link #find}): the row is now known. */
+  void recordRead(int found, byte[] key, byte[] value) {
+    set(found, key, value == null ? ABSENT : CLEAN, value);
+  }
+
+  /** A put, to reach RocksDB at the next write-back. */
+  void put(byte[] key, byte[] value) {
+    int found = find(key);
+    byte prior = state(found);
+    set(found, key, prior == ABSENT || prior == PUT_NEW ? PUT_NEW : PUT, value);
+  }
+
+  /**
+   * A delete: nothing to write when RocksDB is known to lack the row; a row put since it was found
+   * lacking is simply forgotten.
+   */
+  void delete(byte[] key) {
+    int found = find(key);
+    byte prior = state(found);
+    if (prior != ABSENT) {
+      set(found, key, prior == PUT_NEW ? ABSENT : DELETED, null);
+    }
+  }
+
+  /**
+   * Before RocksDB works on the stored row itself (a merge, a list read): the key's cached write,
+   * if any, goes to {@code out} now, and the cache stops answering for the key.
+   */
+  void writeThrough(byte[] key, DirtyRows out) throws RocksDBException {
+    if (size == 0) {
+      return;
+    }
+    int found = find(key);
+    if (found < 0) {
+      return;
+    }
+    send(out, key, states[found], values[found]);
+    set(found, key, UNCACHED, null);
+  }
+
+  private static void send(DirtyRows out, byte[] key, byte state, byte[] value)
+      throws RocksDBException {
+    if (state == DELETED) {
+      out.delete(key);
+    } else if (state == PUT || state == PUT_NEW) {
+      out.put(key, value);
+    }
+  }
+
   /**
    * Sets the row at {@code found} (what {@link #find} returned for {@code key}) to {@code state}
    * with {@code value} (null for {@link #ABSENT}, {@link #DELETED} and {@link #UNCACHED}).
@@ -167,25 +216,20 @@ final class RocksDbRowCache {
       listed[slot] = false;
       byte state = states[slot];
       if (isDirty(state)) {
-        rows[count++] = new DirtyRow(keys[slot], state == DELETED ? null : values[slot]);
+        rows[count++] = new DirtyRow(keys[slot], state, values[slot]);
         states[slot] = state == DELETED ? ABSENT : CLEAN;
       }
     }
     dirtyCount = 0;
     Arrays.sort(rows, 0, count, (a, b) -> KeyBytes.compare(a.key, b.key));
     for (int i = 0; i < count; i++) {
-      DirtyRow row = rows[i];
-      if (row.value == null) {
-        out.delete(row.key);
-      } else {
-        out.put(row.key, row.value);
-      }
+      send(out, rows[i].key, rows[i].state, rows[i].value);
     }
     return count;
   }
 
-  /** A row to write back; a null value deletes it. */
-  private record DirtyRow(byte[] key, byte[] value) {}
+  /** A row to write back, in the state it had. */
+  private record DirtyRow(byte[] key, byte state, byte[] value) {}
 
   /** Forgets every row; the dirty ones must have been written back (or be meant to vanish). */
   void clear() {

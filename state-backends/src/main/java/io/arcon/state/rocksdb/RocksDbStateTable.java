@@ -77,21 +77,24 @@ final class RocksDbStateTable implements StateTable {
    * cached write goes to RocksDB first, and the cache stops answering for the key.
    */
   private void writeThrough(byte[] key) throws RocksDBException {
-    if (cache == null || cache.size() == 0) {
-      return;
+    if (cache != null) {
+      cache.writeThrough(key, directWrites);
     }
-    int slot = cache.find(key);
-    if (slot < 0) {
-      return;
-    }
-    byte state = cache.state(slot);
-    if (state == RocksDbRowCache.PUT || state == RocksDbRowCache.PUT_NEW) {
-      owner.put(handle, key, cache.value(slot));
-    } else if (state == RocksDbRowCache.DELETED) {
-      owner.db().delete(handle, owner.writeOptions(), key);
-    }
-    cache.set(slot, key, RocksDbRowCache.UNCACHED, null);
   }
+
+  /** Writes straight into RocksDB, for {@link #writeThrough}. */
+  private final RocksDbRowCache.DirtyRows directWrites =
+      new RocksDbRowCache.DirtyRows() {
+        @Override
+        public void put(byte[] key, byte[] value) throws RocksDBException {
+          owner.put(handle, key, value);
+        }
+
+        @Override
+        public void delete(byte[] key) throws RocksDBException {
+          owner.db().delete(handle, owner.writeOptions(), key);
+        }
+      };
 
   ColumnFamilyHandle handle() {
     return handle;
@@ -113,7 +116,7 @@ final class RocksDbStateTable implements StateTable {
         return cache.value(slot);
       }
       byte[] value = owner.get(handle, key);
-      cache.set(slot, key, value == null ? RocksDbRowCache.ABSENT : RocksDbRowCache.CLEAN, value);
+      cache.recordRead(slot, key, value);
       evictIfFull();
       return value;
     } catch (RocksDBException e) {
@@ -125,10 +128,7 @@ final class RocksDbStateTable implements StateTable {
   public void put(byte[] key, byte[] value) {
     Objects.requireNonNull(value, "value");
     if (cache != null) {
-      int slot = cache.find(key);
-      byte prior = cache.state(slot);
-      boolean storedAbsent = prior == RocksDbRowCache.ABSENT || prior == RocksDbRowCache.PUT_NEW;
-      cache.set(slot, key, storedAbsent ? RocksDbRowCache.PUT_NEW : RocksDbRowCache.PUT, value);
+      cache.put(key, value);
       evictIfFull();
       return;
     }
@@ -142,17 +142,7 @@ final class RocksDbStateTable implements StateTable {
   @Override
   public void delete(byte[] key) {
     if (cache != null) {
-      int slot = cache.find(key);
-      byte prior = cache.state(slot);
-      if (prior == RocksDbRowCache.ABSENT) {
-        return; // RocksDB has no such row: nothing to write
-      }
-      // A row put since RocksDB was found without it is simply forgotten.
-      cache.set(
-          slot,
-          key,
-          prior == RocksDbRowCache.PUT_NEW ? RocksDbRowCache.ABSENT : RocksDbRowCache.DELETED,
-          null);
+      cache.delete(key);
       evictIfFull();
       return;
     }
