@@ -76,13 +76,30 @@ final class WebUiServer {
     WebUiServer server = new WebUiServer(settings.token(), baseUri(http.getAddress()), tssQueries);
     http.setExecutor(requests);
     http.createContext("/", server::handle);
-    http.start();
+    startAsDaemon(http);
     ScheduledExecutorService sampler =
         Executors.newSingleThreadScheduledExecutor(daemonThreads("arcon-webui-sampler"));
     sampler.scheduleWithFixedDelay(
         server::sampleJobs, SAMPLE_PERIOD_MILLIS, SAMPLE_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     LOG.info("Web UI listens on {}", server.base);
     return server;
+  }
+
+  /**
+   * Starts {@code http} so that its dispatcher thread is a daemon. The JDK's server creates that
+   * thread without saying, so it inherits the daemon flag of the thread that calls {@code start}:
+   * called from a job's (non-daemon) thread, it kept the JVM alive after {@code main} returned.
+   */
+  static void startAsDaemon(HttpServer http) {
+    Thread starter = new Thread(http::start, "arcon-webui-start");
+    starter.setDaemon(true);
+    starter.start();
+    try {
+      starter.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while starting the web UI", e);
+    }
   }
 
   /**
