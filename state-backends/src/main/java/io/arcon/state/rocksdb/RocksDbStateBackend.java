@@ -73,6 +73,7 @@ public final class RocksDbStateBackend implements StateBackend {
   private final ColumnFamilyOptions columnFamilyOptions;
   private final DBOptions dbOptions;
   private final WriteOptions writeOptions;
+  private final SerializedWriteBatch writeBackBatch = new SerializedWriteBatch();
   private final FlushOptions flushOptions;
   private final ReadOptions readOptions;
   private ByteBuffer keyBuffer = ByteBuffer.allocateDirect(256);
@@ -276,6 +277,11 @@ public final class RocksDbStateBackend implements StateBackend {
       throw new IllegalStateException("The rocksdb state backend at " + root + " is closed");
     }
     return current;
+  }
+
+  /** The scratch batch of the tables' write-backs (one at a time: the backend is single-threaded). */
+  SerializedWriteBatch writeBackBatch() {
+    return writeBackBatch;
   }
 
   WriteOptions writeOptions() {

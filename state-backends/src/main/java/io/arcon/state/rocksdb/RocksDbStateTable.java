@@ -45,20 +45,23 @@ final class RocksDbStateTable implements StateTable {
     if (cache == null || !cache.hasDirtyRows()) {
       return;
     }
-    try (WriteBatch batch = new WriteBatch()) {
+    SerializedWriteBatch rows = owner.writeBackBatch().reset(handle);
+    try {
       cache.writeBack(
           new RocksDbRowCache.DirtyRows() {
             @Override
-            public void put(byte[] key, byte[] value) throws RocksDBException {
-              batch.put(handle, key, value);
+            public void put(byte[] key, byte[] value) {
+              rows.put(key, value);
             }
 
             @Override
-            public void delete(byte[] key) throws RocksDBException {
-              batch.delete(handle, key);
+            public void delete(byte[] key) {
+              rows.delete(key);
             }
           });
-      owner.db().write(owner.writeOptions(), batch);
+      try (WriteBatch batch = new WriteBatch(rows.contents())) {
+        owner.db().write(owner.writeOptions(), batch);
+      }
     } catch (RocksDBException e) {
       throw failure("write-back", e);
     }
