@@ -229,6 +229,53 @@ class TimerStoreTest {
 
   @ParameterizedTest
   @MethodSource("stores")
+  void eventTimersHeldAtTheirFiringTimeOrNotAtAllFireInOneOrder(String engine) {
+    open(engine);
+    // Same timestamp, different index ranges: the order is by identity across them.
+    store.setTimer(KEY_B, eventTimer("x", W1, 50, 50));
+    store.setTimer(
+        KEY_A,
+        TimerData.of(
+            "x", "", W1, new Instant(50), BoundedWindow.TIMESTAMP_MAX_VALUE, TimeDomain.EVENT_TIME));
+    store.setTimer(KEY_A, eventTimer("y", W1, 60, 60));
+    store.setTimer(KEY_B, eventTimer("y", W1, 40, 10));
+    assertEquals(new Instant(10), store.minimumOutputTimestamp());
+    assertEquals(new Instant(40), store.nextTimestamp(TimeDomain.EVENT_TIME));
+    assertEquals(List.of("b:y@40"), drain(TimeDomain.EVENT_TIME, new Instant(41)));
+    // Only timers held at their firing time remain: the earliest of them holds.
+    assertEquals(new Instant(50), store.minimumOutputTimestamp());
+    assertEquals(
+        List.of("a:x@50", "b:x@50", "a:y@60"),
+        drain(TimeDomain.EVENT_TIME, BoundedWindow.TIMESTAMP_MAX_VALUE));
+    assertEquals(BoundedWindow.TIMESTAMP_MAX_VALUE, store.minimumOutputTimestamp());
+    assertEquals(0, rows(backend));
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  void anEventTimerHeldAtItsFiringTimeIsTwoRows(String engine) {
+    open(engine);
+    store.setTimer(KEY_A, eventTimer("e", W1, 100, 100));
+    assertEquals(2, rows(backend));
+    store.setTimer(KEY_A, eventTimer("e", W1, 100, 90));
+    assertEquals(3, rows(backend));
+    store.setTimer(KEY_A, eventTimer("e", W1, 100, 100));
+    assertEquals(2, rows(backend));
+    assertEquals(new Instant(100), store.minimumOutputTimestamp());
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  void refusesTimersInTheEarlierLayout(String engine) {
+    open(engine);
+    backend.table(BackendTimerStore.LEGACY_OUTPUT_INDEX_TABLE).put(new byte[] {1}, new byte[0]);
+    IllegalStateException refused =
+        assertThrows(IllegalStateException.class, () -> new BackendTimerStore(backend, IntervalWindow.getCoder()));
+    assertTrue(refused.getMessage().contains("earlier ArconRunner"), refused.getMessage());
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
   void keyedTimerInternalsUsesTheCurrentKeyAndClocks(String engine) {
     open(engine);
     BackendStateInternals<String> state =
@@ -307,13 +354,20 @@ class TimerStoreTest {
       int choice = random.nextInt(100);
       if (choice < 50) {
         long ts = random.nextInt(1_000) - 100;
+        // Held at the firing time (Beam's default for event time), held earlier, or not held:
+        // event-time timers of the first kind and of the others live in different index ranges.
+        int hold = random.nextInt(4);
+        Instant outputTs =
+            hold == 0
+                ? new Instant(ts)
+                : hold == 1 ? BoundedWindow.TIMESTAMP_MAX_VALUE : new Instant(ts - random.nextInt(50));
         TimerData timer =
             TimerData.of(
                 id,
                 family,
                 namespace,
                 new Instant(ts),
-                new Instant(ts - random.nextInt(50)),
+                outputTs,
                 domains[random.nextInt(domains.length)]);
         store.setTimer(key, timer);
         model.put(identity, new KeyedTimer(key, timer));
@@ -546,7 +600,7 @@ class TimerStoreTest {
         List.of(
             BackendTimerStore.TIMERS_TABLE,
             BackendTimerStore.TIMER_INDEX_TABLE,
-            BackendTimerStore.OUTPUT_INDEX_TABLE)) {
+            BackendTimerStore.HOLD_INDEX_TABLE)) {
       try (CloseableIterator<StateEntry> it = backend.table(table).iterator()) {
         while (it.hasNext()) {
           it.next();

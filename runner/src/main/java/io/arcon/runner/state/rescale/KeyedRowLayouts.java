@@ -17,7 +17,7 @@ import java.util.TreeSet;
  * <ul>
  *   <li>{@code beam_state}, {@code beam_holds} ({@link BackendStateInternals}), {@code beam_timers}
  *       ({@link BackendTimerStore}): row key {@code lp(key) ...}
- *   <li>{@code beam_hold_index}: {@code ts(hold) lp(key) ...}; {@code beam_timer_output_index}:
+ *   <li>{@code beam_hold_index}: {@code ts(hold) lp(key) ...}; {@code beam_timer_holds}:
  *       {@code ts(output) lp(key) ...}; {@code beam_timer_index}: {@code domain(1) ts lp(key) ...}
  *   <li>{@code beam_state_history} ({@link ChainLayout}): {@code lp(state id) lp(key) ...}
  *   <li>{@code time_sorted_input} ({@code BackendTimeSortedInput}): row key {@code ts seq}, value
@@ -59,7 +59,7 @@ public final class KeyedRowLayouts {
           row -> lengthPrefixedAt(row.key(), 0),
           BackendTimerStore.TIMER_INDEX_TABLE,
           row -> lengthPrefixedAt(row.key(), 9),
-          BackendTimerStore.OUTPUT_INDEX_TABLE,
+          BackendTimerStore.HOLD_INDEX_TABLE,
           row -> lengthPrefixedAt(row.key(), 8),
           ChainLayout.HISTORY_TABLE,
           row -> lengthPrefixedAt(row.key(), OrderedBytes.skipLengthPrefixed(row.key(), 0)),
