@@ -28,14 +28,11 @@ public final class KeyOrder {
   public static int[] sortedPositions(byte[][] keys, int count) {
     int[] order = new int[count];
     if (count > POSITION_MASK) {
-      Integer[] boxed = new Integer[count];
+      // Too many rows to pack a position: sort them all by whole key.
       for (int i = 0; i < count; i++) {
-        boxed[i] = i;
+        order[i] = i;
       }
-      Arrays.sort(boxed, (a, b) -> KeyBytes.compare(keys[a], keys[b]));
-      for (int i = 0; i < count; i++) {
-        order[i] = boxed[i];
-      }
+      sortTies(keys, order, 0, count);
       return order;
     }
     int shared = sharedPrefixLength(keys, count);
@@ -70,7 +67,8 @@ public final class KeyOrder {
     byte[] first = keys[0];
     int shared = first.length;
     for (int i = 1; i < count && shared > 0; i++) {
-      int mismatch = Arrays.mismatch(first, 0, shared, keys[i], 0, Math.min(shared, keys[i].length));
+      int mismatch =
+          Arrays.mismatch(first, 0, shared, keys[i], 0, Math.min(shared, keys[i].length));
       if (mismatch >= 0) {
         shared = mismatch;
       } else {
@@ -80,7 +78,9 @@ public final class KeyOrder {
     return shared;
   }
 
-  /** Up to {@value #PREFIX_BYTES} bytes of {@code key} from {@code from}, big-endian, zero-padded. */
+  /**
+   * Up to {@value #PREFIX_BYTES} bytes of {@code key} from {@code from}, big-endian, zero-padded.
+   */
   private static long prefixAfter(byte[] key, int from) {
     long prefix = 0;
     for (int i = 0; i < PREFIX_BYTES; i++) {
@@ -90,7 +90,7 @@ public final class KeyOrder {
     return prefix;
   }
 
-  /** Sorts {@code order[start..end)} by whole key (their packed prefixes tie). */
+  /** Sorts {@code order[start..end)} by whole key (their packed prefixes tie, or too many rows). */
   private static void sortTies(byte[][] keys, int[] order, int start, int end) {
     if (end - start <= INSERTION_SORT_MAX) {
       for (int i = start + 1; i < end; i++) {

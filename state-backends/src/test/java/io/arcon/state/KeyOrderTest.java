@@ -22,7 +22,11 @@ class KeyOrderTest {
       if (i > 0) {
         assertTrue(
             KeyBytes.compare(keys[order[i - 1]], keys[order[i]]) <= 0,
-            "out of order at " + i + ": " + Arrays.toString(keys[order[i - 1]]) + " then "
+            "out of order at "
+                + i
+                + ": "
+                + Arrays.toString(keys[order[i - 1]])
+                + " then "
                 + Arrays.toString(keys[order[i]]));
       }
     }

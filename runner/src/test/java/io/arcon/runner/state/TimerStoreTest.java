@@ -236,7 +236,12 @@ class TimerStoreTest {
     store.setTimer(
         KEY_A,
         TimerData.of(
-            "x", "", W1, new Instant(50), BoundedWindow.TIMESTAMP_MAX_VALUE, TimeDomain.EVENT_TIME));
+            "x",
+            "",
+            W1,
+            new Instant(50),
+            BoundedWindow.TIMESTAMP_MAX_VALUE,
+            TimeDomain.EVENT_TIME));
     store.setTimer(KEY_A, eventTimer("y", W1, 60, 60));
     store.setTimer(KEY_B, eventTimer("y", W1, 40, 10));
     assertEquals(new Instant(10), store.minimumOutputTimestamp());
@@ -270,7 +275,9 @@ class TimerStoreTest {
     open(engine);
     backend.table(BackendTimerStore.LEGACY_OUTPUT_INDEX_TABLE).put(new byte[] {1}, new byte[0]);
     IllegalStateException refused =
-        assertThrows(IllegalStateException.class, () -> new BackendTimerStore(backend, IntervalWindow.getCoder()));
+        assertThrows(
+            IllegalStateException.class,
+            () -> new BackendTimerStore(backend, IntervalWindow.getCoder()));
     assertTrue(refused.getMessage().contains("earlier ArconRunner"), refused.getMessage());
   }
 
@@ -360,7 +367,9 @@ class TimerStoreTest {
         Instant outputTs =
             hold == 0
                 ? new Instant(ts)
-                : hold == 1 ? BoundedWindow.TIMESTAMP_MAX_VALUE : new Instant(ts - random.nextInt(50));
+                : hold == 1
+                    ? BoundedWindow.TIMESTAMP_MAX_VALUE
+                    : new Instant(ts - random.nextInt(50));
         TimerData timer =
             TimerData.of(
                 id,

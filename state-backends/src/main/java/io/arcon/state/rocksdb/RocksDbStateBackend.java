@@ -279,7 +279,9 @@ public final class RocksDbStateBackend implements StateBackend {
     return current;
   }
 
-  /** The scratch batch of the tables' write-backs (one at a time: the backend is single-threaded). */
+  /**
+   * The scratch batch of the tables' write-backs (one at a time: the backend is single-threaded).
+   */
   SerializedWriteBatch writeBackBatch() {
     return writeBackBatch;
   }

@@ -15,11 +15,11 @@ public final class ProtoTime {
   public static final Instant MAX = Instant.parse("9999-12-31T23:59:59.999999999Z");
 
   /**
-   * {@code instant} as a protobuf {@code Timestamp}, clamped to [{@link #MIN}, {@link #MAX}]. Beam's
-   * own bounds (about 290,000 years either side of 1970) are outside that range, and an element of
-   * a pipeline without event times carries Beam's minimum; a timestamp outside the range is refused
-   * by protobuf's JSON printer, which made the control plane fail every report of such an app.
-   * Clamping loses nothing a TSS can ask for: its times are ISO dates, inside the range.
+   * {@code instant} as a protobuf {@code Timestamp}, clamped to [{@link #MIN}, {@link #MAX}].
+   * Beam's own bounds (about 290,000 years either side of 1970) are outside that range, and an
+   * element of a pipeline without event times carries Beam's minimum; a timestamp outside the range
+   * is refused by protobuf's JSON printer, which made the control plane fail every report of such
+   * an app. Clamping loses nothing a TSS can ask for: its times are ISO dates, inside the range.
    */
   public static Timestamp toProto(Instant instant) {
     if (instant.isBefore(MIN)) {

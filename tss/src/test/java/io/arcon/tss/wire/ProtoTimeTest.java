@@ -10,7 +10,9 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class ProtoTimeTest {
-  /** Beam's {@code BoundedWindow.TIMESTAMP_MIN_VALUE} and {@code TIMESTAMP_MAX_VALUE}, in millis. */
+  /**
+   * Beam's {@code BoundedWindow.TIMESTAMP_MIN_VALUE} and {@code TIMESTAMP_MAX_VALUE}, in millis.
+   */
   private static final Instant BEAM_MIN = Instant.ofEpochMilli(-9223372036854775L);
 
   private static final Instant BEAM_MAX = Instant.ofEpochMilli(9223372036854775L);

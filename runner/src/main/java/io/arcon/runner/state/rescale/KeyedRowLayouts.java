@@ -17,8 +17,8 @@ import java.util.TreeSet;
  * <ul>
  *   <li>{@code beam_state}, {@code beam_holds} ({@link BackendStateInternals}), {@code beam_timers}
  *       ({@link BackendTimerStore}): row key {@code lp(key) ...}
- *   <li>{@code beam_hold_index}: {@code ts(hold) lp(key) ...}; {@code beam_timer_holds}:
- *       {@code ts(output) lp(key) ...}; {@code beam_timer_index}: {@code domain(1) ts lp(key) ...}
+ *   <li>{@code beam_hold_index}: {@code ts(hold) lp(key) ...}; {@code beam_timer_holds}: {@code
+ *       ts(output) lp(key) ...}; {@code beam_timer_index}: {@code domain(1) ts lp(key) ...}
  *   <li>{@code beam_state_history} ({@link ChainLayout}): {@code lp(state id) lp(key) ...}
  *   <li>{@code time_sorted_input} ({@code BackendTimeSortedInput}): row key {@code ts seq}, value
  *       {@code lp(key) element}
