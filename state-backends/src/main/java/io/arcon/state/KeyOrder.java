@@ -16,9 +16,6 @@ public final class KeyOrder {
   private static final int POSITION_BITS = 64 - 8 * PREFIX_BYTES;
   private static final long POSITION_MASK = (1L << POSITION_BITS) - 1;
 
-  /** Runs of tied prefixes up to this long are sorted by insertion. */
-  private static final int INSERTION_SORT_MAX = 16;
-
   private KeyOrder() {}
 
   /**
@@ -26,13 +23,14 @@ public final class KeyOrder {
    * lexicographic order (equal keys in any order).
    */
   public static int[] sortedPositions(byte[][] keys, int count) {
-    int[] order = new int[count];
+    PackedOrder.PositionComparator byWholeKey = (a, b) -> KeyBytes.compare(keys[a], keys[b]);
     if (count > POSITION_MASK) {
       // Too many rows to pack a position: sort them all by whole key.
+      int[] order = new int[count];
       for (int i = 0; i < count; i++) {
         order[i] = i;
       }
-      sortTies(keys, order, 0, count);
+      PackedOrder.sortRun(order, 0, count, byWholeKey);
       return order;
     }
     int shared = sharedPrefixLength(keys, count);
@@ -41,22 +39,7 @@ public final class KeyOrder {
       // Sign flipped so that signed order of the longs is unsigned order of the prefixes.
       packed[i] = ((prefixAfter(keys[i], shared) << POSITION_BITS) | i) ^ Long.MIN_VALUE;
     }
-    Arrays.sort(packed);
-    for (int i = 0; i < count; i++) {
-      order[i] = (int) (packed[i] & POSITION_MASK);
-    }
-    for (int start = 0; start < count; ) {
-      long prefix = packed[start] >>> POSITION_BITS;
-      int end = start + 1;
-      while (end < count && packed[end] >>> POSITION_BITS == prefix) {
-        end++;
-      }
-      if (end - start > 1) {
-        sortTies(keys, order, start, end);
-      }
-      start = end;
-    }
-    return order;
+    return PackedOrder.positions(packed, count, POSITION_BITS, byWholeKey);
   }
 
   /** How many leading bytes every one of the first {@code count} keys shares with the first. */
@@ -88,29 +71,5 @@ public final class KeyOrder {
       prefix = (prefix << 8) | (at < key.length ? key[at] & 0xFF : 0);
     }
     return prefix;
-  }
-
-  /** Sorts {@code order[start..end)} by whole key (their packed prefixes tie, or too many rows). */
-  private static void sortTies(byte[][] keys, int[] order, int start, int end) {
-    if (end - start <= INSERTION_SORT_MAX) {
-      for (int i = start + 1; i < end; i++) {
-        int position = order[i];
-        int j = i - 1;
-        while (j >= start && KeyBytes.compare(keys[order[j]], keys[position]) > 0) {
-          order[j + 1] = order[j];
-          j--;
-        }
-        order[j + 1] = position;
-      }
-      return;
-    }
-    Integer[] run = new Integer[end - start];
-    for (int i = start; i < end; i++) {
-      run[i - start] = order[i];
-    }
-    Arrays.sort(run, (a, b) -> KeyBytes.compare(keys[a], keys[b]));
-    for (int i = start; i < end; i++) {
-      order[i] = run[i - start];
-    }
   }
 }

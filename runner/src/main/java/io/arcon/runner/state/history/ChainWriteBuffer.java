@@ -2,6 +2,7 @@ package io.arcon.runner.state.history;
 
 import io.arcon.runner.state.OrderedBytes;
 import io.arcon.state.ByteKeyHash;
+import io.arcon.state.PackedOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -408,46 +409,7 @@ final class ChainWriteBuffer {
     for (int g = 0; g < groups; g++) {
       sortKeys[g] ^= Long.MIN_VALUE;
     }
-    Arrays.sort(sortKeys);
-    int[] order = new int[groups];
-    int mask = (1 << GROUP_BITS) - 1;
-    for (int i = 0; i < groups; i++) {
-      order[i] = (int) (sortKeys[i] & mask);
-    }
-    for (int start = 0, end; start < groups; start = end) {
-      end = start + 1;
-      while (end < groups && sortKeys[end] >>> GROUP_BITS == sortKeys[start] >>> GROUP_BITS) {
-        end++;
-      }
-      if (end - start > 1) {
-        sortRun(order, start, end);
-      }
-    }
-    return order;
-  }
-
-  /** Sorts {@code order[from, to)} by segment and chain key. */
-  private void sortRun(int[] order, int from, int to) {
-    if (to - from <= 16) {
-      for (int i = from + 1; i < to; i++) {
-        int g = order[i];
-        int j = i - 1;
-        while (j >= from && compareGroups(order[j], g) > 0) {
-          order[j + 1] = order[j];
-          j--;
-        }
-        order[j + 1] = g;
-      }
-      return;
-    }
-    Integer[] run = new Integer[to - from];
-    for (int i = from; i < to; i++) {
-      run[i - from] = order[i];
-    }
-    Arrays.sort(run, this::compareGroups);
-    for (int i = from; i < to; i++) {
-      order[i] = run[i - from];
-    }
+    return PackedOrder.positions(sortKeys, groups, GROUP_BITS, this::compareGroups);
   }
 
   private int compareGroups(int a, int b) {
