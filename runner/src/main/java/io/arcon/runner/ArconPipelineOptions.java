@@ -71,6 +71,18 @@ public interface ArconPipelineOptions
   void setStateBackends(String rules);
 
   @Description(
+      "Tuning of the state engines, for every backend of the job: comma-separated key=value pairs,"
+          + " e.g. 'rocksdb.rowCacheMaxBytes=67108864'. Keys: rocksdb.blockCacheBytes,"
+          + " rocksdb.writeBufferBytes, rocksdb.maxWriteBufferNumber, rocksdb.rowCacheBytes (a"
+          + " table's row cache at first), rocksdb.rowCacheMaxBytes (how far it may grow into the"
+          + " JVM's row cache memory, an eighth of the heap), lmdb.mapSizeBytes, lmdb.maxTables,"
+          + " lmdb.writeBatchOps; each engine reads its own. Unknown keys and bad values are"
+          + " refused before the job starts.")
+  String getStateBackendOptions();
+
+  void setStateBackendOptions(String options);
+
+  @Description(
       "Directory under which persistent state engines (rocksdb, lmdb) keep their files; each run"
           + " gets its own subdirectory, which is kept after the run. Default: a temporary"
           + " directory removed after a successful run.")

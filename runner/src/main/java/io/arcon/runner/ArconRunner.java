@@ -6,6 +6,7 @@ import io.arcon.runner.harness.HarnessLogLevels;
 import io.arcon.runner.metrics.MetricsWorkScope;
 import io.arcon.runner.options.WatermarkDrift;
 import io.arcon.runner.progress.ProgressReporter;
+import io.arcon.runner.state.StateBackendTuning;
 import io.arcon.runner.translation.PipelineTranslator;
 import io.arcon.runner.translation.Translation;
 import io.arcon.runner.tss.TssLink;
@@ -28,6 +29,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.runners.core.metrics.MetricsPusher;
@@ -75,6 +77,7 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
       throw new IllegalArgumentException(
           "--maxBundleTimeMills must be a positive number, got " + arcon.getMaxBundleTimeMills());
     }
+    StateBackendTuning.parse(arcon.getStateBackendOptions());
     return new ArconRunner(arcon);
   }
 
@@ -143,6 +146,11 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     }
 
     boolean temporaryState = options.getStateDir() == null || options.getStateDir().isBlank();
+    Map<String, String> stateBackendOptions =
+        StateBackendTuning.parse(options.getStateBackendOptions());
+    if (!stateBackendOptions.isEmpty()) {
+      LOG.info("State backend options of {}: {}", options.getJobName(), stateBackendOptions);
+    }
     Path stateRoot = createStateRoot();
     RuntimeConfig config =
         new RuntimeConfig(
@@ -151,6 +159,7 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             BATCH_SIZE,
             CREDITS_PER_CHANNEL,
             stateRoot,
+            stateBackendOptions,
             translation.manualClock() != null ? translation.manualClock() : JobClock.SYSTEM,
             translation.manualClock() != null,
             translation.activity(),

@@ -37,8 +37,7 @@ public final class StateBackends {
           "Unknown state backend '" + engine + "'. Valid engines: " + String.join(", ", ENGINES));
     }
     Map<String, String> options = config.options();
-    validateOptionKeys(options);
-    // Parse every engine's options so a bad value is refused even when that engine is not used.
+    validateOptions(options);
     RocksDbOptions rocksDbOptions = RocksDbOptions.parse(options);
     LmdbOptions lmdbOptions = LmdbOptions.parse(options);
     return switch (engine) {
@@ -47,6 +46,19 @@ public final class StateBackends {
       case "lmdb" -> new LmdbStateBackend(requireDirectory(config), lmdbOptions);
       default -> throw new IllegalStateException("Engine listed but not wired: " + engine);
     };
+  }
+
+  /**
+   * Refuses an options map that {@link #open} would refuse, whatever the engine: an unknown key or
+   * a bad value of any engine's key. For checking a job's options before any backend opens.
+   *
+   * @throws IllegalArgumentException naming the key and what is allowed
+   */
+  public static void validateOptions(Map<String, String> options) {
+    validateOptionKeys(options);
+    // Every engine's options, so a bad value is refused even when that engine is not used.
+    RocksDbOptions.parse(options);
+    LmdbOptions.parse(options);
   }
 
   /** Every option key any engine understands, sorted. */

@@ -84,6 +84,29 @@ public abstract class StateBackendConformanceTest {
     assertArrayEquals(b(20), t.get(b(2)));
   }
 
+  /**
+   * A caller may keep what a get returned: overwriting the row, with a value of the same length
+   * (which an engine may copy into its own array in place) or another, must not change it, nor may
+   * the array passed to a put be written into later (it may be stored under another key too).
+   */
+  @Test
+  void aValueOnceReadOrWrittenKeepsItsContent() {
+    StateTable t = backend.table("t");
+    byte[] written = b(1, 2, 3);
+    t.put(b(1), written);
+    byte[] first = t.get(b(1));
+    t.put(b(1), b(4, 5, 6));
+    byte[] second = t.get(b(1));
+    t.put(b(2), second); // one array under two keys
+    t.put(b(1), b(7, 8, 9));
+    t.put(b(1), b(10));
+    assertArrayEquals(b(4, 5, 6), t.get(b(2)));
+    assertArrayEquals(b(1, 2, 3), written);
+    assertArrayEquals(b(1, 2, 3), first);
+    assertArrayEquals(b(4, 5, 6), second);
+    assertArrayEquals(b(10), t.get(b(1)));
+  }
+
   @Test
   void emptyKeyAndEmptyValueAreStored() {
     StateTable t = backend.table("t");

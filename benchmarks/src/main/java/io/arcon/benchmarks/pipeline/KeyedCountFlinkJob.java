@@ -10,7 +10,9 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -52,6 +54,22 @@ final class KeyedCountFlinkJob {
   static KeyedCountBenchmark.Run run(
       RuntimeExecutionMode mode, String backend, int parallelism, long elements, long keys)
       throws Exception {
+    return run(mode, backend, parallelism, elements, keys, null);
+  }
+
+  /**
+   * As {@link #run(RuntimeExecutionMode, String, int, long, long)}, with the MiniCluster's managed
+   * memory (what Flink's RocksDB backend uses for its block cache and memtables) set to {@code
+   * managedMemory} (e.g. {@code 640m}); null keeps Flink's local default (128 MB).
+   */
+  static KeyedCountBenchmark.Run run(
+      RuntimeExecutionMode mode,
+      String backend,
+      int parallelism,
+      long elements,
+      long keys,
+      String managedMemory)
+      throws Exception {
     if (elements <= 0) {
       throw new IllegalArgumentException("--elements must be positive, got " + elements);
     }
@@ -61,6 +79,9 @@ final class KeyedCountFlinkJob {
     Configuration config = new Configuration();
     config.set(ExecutionOptions.RUNTIME_MODE, mode);
     config.set(StateBackendOptions.STATE_BACKEND, backend);
+    if (managedMemory != null) {
+      config.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(managedMemory));
+    }
     long start = System.nanoTime();
     StreamExecutionEnvironment env =
         StreamExecutionEnvironment.createLocalEnvironment(parallelism, config);

@@ -3,6 +3,7 @@ package io.arcon.benchmarks.pipeline;
 import io.arcon.benchmarks.ConfigurationList;
 import io.arcon.benchmarks.ResultsFile;
 import io.arcon.runner.ArconPipelineOptions;
+import io.arcon.state.rocksdb.RocksDbOptions;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -85,6 +86,16 @@ public final class PerElementStateBenchmark {
     void setChildJvmOptions(String value);
 
     @Description(
+        "Managed memory of Flink's MiniCluster, which its RocksDB backend uses for its block cache"
+            + " and memtables: a size such as 640m, 'default' (Flink's local default, 128 MB) or"
+            + " 'matched': what ArconRunner's rocksdb engine may take at the same parallelism,"
+            + " a block cache per instance and the row caches' share of the child JVMs' -Xmx")
+    @Default.String("matched")
+    String getFlinkManagedMemory();
+
+    void setFlinkManagedMemory(String value);
+
+    @Description(
         "File the results are written to (default: benchmarks/target/per-element-state.txt)")
     @Default.InstanceFactory(DefaultResultsFile.class)
     String getResultsFile();
@@ -151,11 +162,13 @@ public final class PerElementStateBenchmark {
         String.format(
             Locale.ROOT,
             "PerElementStateBenchmark: %,d elements per run (after %,d warm-up in the same JVM),"
-                + " %d round(s), parallelism %d, %d available processors, Java %s%n",
+                + " %d round(s), parallelism %d, Flink managed memory %s, %d available processors,"
+                + " Java %s%n",
             options.getElements(),
             options.getWarmupElements(),
             options.getRuns(),
             options.getParallelism(),
+            flinkManagedMemory(options),
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.version")));
     out.append(
@@ -214,6 +227,7 @@ public final class PerElementStateBenchmark {
     command.add(Long.toString(options.getElements()));
     command.add(Long.toString(options.getWarmupElements()));
     command.add(Integer.toString(options.getParallelism()));
+    command.add(flinkManagedMemory(options));
     Path log = Files.createTempFile("per-element-" + configuration.name, ".log");
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -237,6 +251,61 @@ public final class PerElementStateBenchmark {
             + log
             + "):\n"
             + output);
+  }
+
+  /**
+   * The managed memory the Flink child gets: {@code default}, a size as given, or for {@code
+   * matched} the memory ArconRunner's rocksdb engine may use in the same child JVM: a block cache
+   * per parallel instance and the row caches' share of the heap, in MiB.
+   */
+  static String flinkManagedMemory(Options options) {
+    String value = options.getFlinkManagedMemory().trim();
+    if (!value.equals("matched")) {
+      return value;
+    }
+    long bytes =
+        options.getParallelism() * RocksDbOptions.defaults().blockCacheBytes()
+            + RocksDbOptions.rowCacheMemoryBytes(childMaxHeapBytes(options.getChildJvmOptions()));
+    return (bytes >> 20) + "m";
+  }
+
+  /** The last {@code -Xmx} of the child JVM options, else the JVM's default (a quarter of RAM). */
+  static long childMaxHeapBytes(String childJvmOptions) {
+    long heap = -1;
+    for (String option : childJvmOptions.trim().split("\\s+")) {
+      if (option.startsWith("-Xmx")) {
+        heap = parseJvmSize(option.substring(4), option);
+      }
+    }
+    if (heap > 0) {
+      return heap;
+    }
+    return ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+            .getTotalMemorySize()
+        / 4;
+  }
+
+  private static long parseJvmSize(String size, String option) {
+    if (size.isEmpty()) {
+      throw new IllegalArgumentException("--childJvmOptions has " + option + " without a size");
+    }
+    char unit = Character.toLowerCase(size.charAt(size.length() - 1));
+    int shift =
+        switch (unit) {
+          case 'k' -> 10;
+          case 'm' -> 20;
+          case 'g' -> 30;
+          case 't' -> 40;
+          default -> 0;
+        };
+    String digits = shift == 0 ? size : size.substring(0, size.length() - 1);
+    try {
+      return Long.parseLong(digits) << shift;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "--childJvmOptions has " + option + ", which is not a JVM size (e.g. -Xmx4g)", e);
+    }
   }
 
   private static List<Long> parseKeys(String text) {

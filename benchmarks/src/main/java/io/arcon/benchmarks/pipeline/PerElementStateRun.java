@@ -14,7 +14,8 @@ import org.apache.flink.api.common.RuntimeExecutionMode;
  * one measured run, each verified from its counters; prints the measured run as {@value #RESULT}
  * {@code seconds} for the benchmark to read.
  *
- * <p>{@code PerElementStateRun <configuration> <keys> <elements> <warmupElements> <parallelism>}
+ * <p>{@code PerElementStateRun <configuration> <keys> <elements> <warmupElements> <parallelism>
+ * <flinkManagedMemory>} (the last a size such as {@code 640m}, or {@code default})
  */
 final class PerElementStateRun {
   static final String RESULT = "PER-ELEMENT-RESULT";
@@ -22,10 +23,10 @@ final class PerElementStateRun {
   private PerElementStateRun() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 5) {
+    if (args.length != 6) {
       throw new IllegalArgumentException(
           "usage: PerElementStateRun <configuration> <keys> <elements> <warmupElements>"
-              + " <parallelism>");
+              + " <parallelism> <flinkManagedMemory>");
     }
     PerElementStateBenchmark.Configuration configuration =
         PerElementStateBenchmark.Configuration.parseList(args[0]).get(0);
@@ -33,10 +34,11 @@ final class PerElementStateRun {
     long elements = Long.parseLong(args[2]);
     long warmup = Long.parseLong(args[3]);
     int parallelism = Integer.parseInt(args[4]);
+    String managedMemory = args[5].equals("default") ? null : args[5];
     if (warmup > 0) {
-      runOnce(configuration, keys, warmup, parallelism);
+      runOnce(configuration, keys, warmup, parallelism, managedMemory);
     }
-    double seconds = runOnce(configuration, keys, elements, parallelism);
+    double seconds = runOnce(configuration, keys, elements, parallelism, managedMemory);
     System.out.printf(Locale.ROOT, "%s %.6f%n", RESULT, seconds);
     // Flink's MiniCluster and Pekko leave non-daemon threads behind; the result is out.
     System.exit(0);
@@ -47,7 +49,8 @@ final class PerElementStateRun {
       PerElementStateBenchmark.Configuration configuration,
       long keys,
       long elements,
-      int parallelism)
+      int parallelism,
+      String flinkManagedMemory)
       throws Exception {
     double seconds;
     long countedKeys;
@@ -59,7 +62,8 @@ final class PerElementStateRun {
               configuration.flinkBackend,
               parallelism,
               elements,
-              keys);
+              keys,
+              flinkManagedMemory);
       seconds = run.seconds();
       countedKeys = run.keys();
       counted = run.countedElements();

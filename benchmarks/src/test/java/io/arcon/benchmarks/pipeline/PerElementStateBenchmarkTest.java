@@ -22,7 +22,7 @@ class PerElementStateBenchmarkTest {
       value = Configuration.class,
       names = {"ARCON_HEAP", "ARCON_ROCKSDB", "ARCON_LMDB", "FLINK_HEAP"})
   void everyConfigurationVerifiesItsCounts(Configuration configuration) throws Exception {
-    double seconds = PerElementStateRun.runOnce(configuration, 100, 5_000, 2);
+    double seconds = PerElementStateRun.runOnce(configuration, 100, 5_000, 2, null);
     assertTrue(seconds > 0);
   }
 
@@ -77,5 +77,30 @@ class PerElementStateBenchmarkTest {
     IllegalArgumentException error =
         assertThrows(IllegalArgumentException.class, () -> PerElementStateBenchmark.run(options));
     assertEquals("--keys must be comma-separated positive numbers, got 'zero'", error.getMessage());
+  }
+
+  /**
+   * Flink's RocksDB gets the memory ArconRunner's rocksdb engine may use, unless told otherwise.
+   */
+  @Test
+  void flinkManagedMemoryMatchesArconRunnersRocksDbMemory() {
+    PerElementStateBenchmark.Options options =
+        PipelineOptionsFactory.fromArgs(
+                "--parallelism=2", "--childJvmOptions=-Xms4g -Xmx4g -XX:+AlwaysPreTouch")
+            .as(PerElementStateBenchmark.Options.class);
+    // Two 64 MiB block caches and an eighth of the 4 GiB heap for the row caches.
+    assertEquals("640m", PerElementStateBenchmark.flinkManagedMemory(options));
+    options.setChildJvmOptions("-Xmx1g -Xmx2048m");
+    assertEquals("384m", PerElementStateBenchmark.flinkManagedMemory(options));
+    options.setFlinkManagedMemory("1g");
+    assertEquals("1g", PerElementStateBenchmark.flinkManagedMemory(options));
+    options.setFlinkManagedMemory("matched");
+    options.setChildJvmOptions("-Xmx4q");
+    IllegalArgumentException error =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> PerElementStateBenchmark.flinkManagedMemory(options));
+    assertEquals(
+        "--childJvmOptions has -Xmx4q, which is not a JVM size (e.g. -Xmx4g)", error.getMessage());
   }
 }

@@ -51,15 +51,14 @@ public final class KeyedStateContext<K> implements AutoCloseable {
   }
 
   /**
-   * The context of instance {@code instanceIndex} of {@code parallelism}, resuming from {@code
-   * restore} when it is not null, else fresh.
+   * The context of instance {@code instanceIndex} of {@code parallelism} in a backend opened with
+   * {@code backendConfig}, resuming from {@code restore} when it is not null, else fresh.
    *
    * @throws io.arcon.state.CorruptSnapshotException naming the file when the checkpoint's snapshot
    *     is missing, cut or corrupt
    */
   KeyedStateContext(
-      String engine,
-      Path directory,
+      StateBackendConfig backendConfig,
       Coder<K> keyCoder,
       Coder<? extends BoundedWindow> windowCoder,
       OperatorRestore restore,
@@ -67,8 +66,8 @@ public final class KeyedStateContext<K> implements AutoCloseable {
       int parallelism) {
     this(
         restore == null
-            ? StateBackends.open(StateBackendConfig.of(engine, directory))
-            : KeyedBackendRestore.open(engine, directory, restore, instanceIndex, parallelism),
+            ? StateBackends.open(backendConfig)
+            : KeyedBackendRestore.open(backendConfig, restore, instanceIndex, parallelism),
         keyCoder,
         windowCoder);
   }
@@ -88,9 +87,10 @@ public final class KeyedStateContext<K> implements AutoCloseable {
   }
 
   /**
-   * The context of the operator instance {@code context} describes, in its state directory,
-   * resuming from {@link OperatorContext#restore()} when the job resumes from a checkpoint. Call it
-   * from {@link io.arcon.runtime.operator.Operator#open}.
+   * The context of the operator instance {@code context} describes, in its state directory and with
+   * the job's engine options ({@link OperatorContext#stateBackendOptions()}), resuming from {@link
+   * OperatorContext#restore()} when the job resumes from a checkpoint. Call it from {@link
+   * io.arcon.runtime.operator.Operator#open}.
    */
   public static <K> KeyedStateContext<K> open(
       String engine,
@@ -98,8 +98,7 @@ public final class KeyedStateContext<K> implements AutoCloseable {
       Coder<K> keyCoder,
       Coder<? extends BoundedWindow> windowCoder) {
     return new KeyedStateContext<>(
-        engine,
-        context.stateDirectory(),
+        new StateBackendConfig(engine, context.stateDirectory(), context.stateBackendOptions()),
         keyCoder,
         windowCoder,
         context.restore(),

@@ -2,6 +2,7 @@ package io.arcon.runtime.job;
 
 import io.arcon.runtime.node.NodeWorkScope;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * Knobs of one job execution.
@@ -11,6 +12,8 @@ import java.nio.file.Path;
  * @param batchSize elements per {@code EventBatch} message
  * @param creditsPerChannel unacknowledged batches a sender may have toward one receiver
  * @param stateRoot directory under which operators keep persistent state
+ * @param stateBackendOptions tuning of the state engines, for every backend of the job ({@code
+ *     io.arcon.state.StateBackendConfig#options()}); empty for the defaults
  * @param clock the job's processing-time clock
  * @param eagerBundles finish the bundle after every message (test streams need outputs visible as
  *     soon as a message is handled, to detect quiescence)
@@ -34,6 +37,7 @@ public record RuntimeConfig(
     int batchSize,
     int creditsPerChannel,
     Path stateRoot,
+    Map<String, String> stateBackendOptions,
     JobClock clock,
     boolean eagerBundles,
     JobActivity activity,
@@ -64,6 +68,7 @@ public record RuntimeConfig(
         batchSize,
         creditsPerChannel,
         stateRoot,
+        Map.of(),
         clock,
         eagerBundles,
         activity,
@@ -83,6 +88,7 @@ public record RuntimeConfig(
         batchSize,
         creditsPerChannel,
         stateRoot,
+        stateBackendOptions,
         clock,
         eagerBundles,
         activity,
@@ -95,6 +101,7 @@ public record RuntimeConfig(
   }
 
   public RuntimeConfig {
+    stateBackendOptions = Map.copyOf(stateBackendOptions);
     if (workScope == null) {
       workScope = NodeWorkScope.NONE;
     }

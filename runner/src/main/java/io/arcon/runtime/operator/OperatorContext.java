@@ -1,6 +1,7 @@
 package io.arcon.runtime.operator;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Executor;
 
 /** What the runtime gives an operator instance. */
@@ -14,6 +15,14 @@ public interface OperatorContext {
 
   /** A private directory for persistent state of this operator instance (created on demand). */
   Path stateDirectory();
+
+  /**
+   * The job's tuning of state engines ({@code --stateBackendOptions}, e.g. {@code
+   * rocksdb.rowCacheBytes}), for every backend the operator opens; empty for the defaults.
+   */
+  default Map<String, String> stateBackendOptions() {
+    return Map.of();
+  }
 
   /** The current processing time in epoch milliseconds (the job's clock). */
   long currentProcessingTime();

@@ -13,6 +13,7 @@ import io.arcon.runtime.operator.OperatorRestore;
 import io.arcon.state.CloseableIterator;
 import io.arcon.state.CorruptSnapshotException;
 import io.arcon.state.StateBackend;
+import io.arcon.state.StateBackendConfig;
 import io.arcon.state.StateEntry;
 import io.arcon.state.snapshot.SnapshotManifest;
 import java.io.IOException;
@@ -123,7 +124,12 @@ class KeyedStateSnapshotTest {
   private KeyedStateContext<String> context(
       String engine, Path dir, OperatorRestore restore, int i, int p) {
     return new KeyedStateContext<>(
-        engine, dir, StringUtf8Coder.of(), GlobalWindow.Coder.INSTANCE, restore, i, p);
+        StateBackendConfig.of(engine, dir),
+        StringUtf8Coder.of(),
+        GlobalWindow.Coder.INSTANCE,
+        restore,
+        i,
+        p);
   }
 
   /** Instance {@code instance} of {@link #PREVIOUS}, with the state of the keys it owns. */

@@ -188,6 +188,78 @@ class StateBackendSelectionTest {
   }
 
   @Test
+  void engineOptionsWithAnUnknownKeyOrABadValueAreRefusedAtRun() {
+    IllegalArgumentException unknown =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> pipeline(options("--stateBackendOptions=rocksdb.rowCacheBytez=1"), null).run());
+    assertTrue(
+        unknown
+            .getMessage()
+            .startsWith(
+                "--stateBackendOptions: Unknown state backend option [rocksdb.rowCacheBytez]."
+                    + " Valid option keys: lmdb.mapSizeBytes,"),
+        unknown.getMessage());
+    IllegalArgumentException badValue =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                pipeline(options("--stateBackendOptions=rocksdb.rowCacheBytes=lots"), null).run());
+    assertTrue(
+        badValue.getMessage().startsWith("--stateBackendOptions: State backend option"),
+        badValue.getMessage());
+    assertTrue(badValue.getMessage().contains("rocksdb.rowCacheBytes"), badValue.getMessage());
+    IllegalArgumentException malformed =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> pipeline(options("--stateBackendOptions=rocksdb.rowCacheBytes"), null).run());
+    assertTrue(
+        malformed
+            .getMessage()
+            .startsWith("--stateBackendOptions: 'rocksdb.rowCacheBytes' is not key=value."),
+        malformed.getMessage());
+  }
+
+  /**
+   * The options reach every backend the job opens: lmdb refuses a second table when it may hold
+   * one, and with the defaults the same job runs.
+   */
+  @Test
+  void engineOptionsReachTheBackendsOfTheJob(@TempDir Path stateDir) {
+    Pipeline limited =
+        pipeline(
+            options(
+                "--stateBackend=lmdb",
+                "--stateBackendOptions=lmdb.maxTables=1",
+                "--stateDir=" + stateDir.resolve("limited")),
+            null);
+    Throwable failure = assertThrows(RuntimeException.class, () -> limited.run().waitUntilFinish());
+    StringBuilder messages = new StringBuilder();
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      messages.append(t.getMessage()).append('\n');
+    }
+    assertTrue(
+        messages.toString().contains("tables and cannot create")
+            && messages.toString().contains("lmdb.maxTables"),
+        messages.toString());
+
+    Pipeline tuned =
+        pipeline(
+            options(
+                "--stateBackend=rocksdb",
+                "--stateBackendOptions=rocksdb.rowCacheBytes=2048, rocksdb.rowCacheMaxBytes=4096,"
+                    + "lmdb.maxTables=1",
+                "--stateDir=" + stateDir.resolve("tuned")),
+            null);
+    String log = captureStderr(() -> tuned.run().waitUntilFinish());
+    assertTrue(
+        log.contains("State backend options of")
+            && log.contains("rocksdb.rowCacheBytes=2048")
+            && log.contains("rocksdb.rowCacheMaxBytes=4096"),
+        log);
+  }
+
+  @Test
   void heapIsTheDefault(@TempDir Path stateDir) {
     Map<String, String> engines =
         withoutAsserts(engines(pipeline(options("--stateDir=" + stateDir), stateDir, "[]")));

@@ -16,20 +16,42 @@ import java.util.Map;
  *     writes stall (default 6); up to 4 full ones, but always two fewer than this, are merged into
  *     one L0 file per flush
  * @param rowCacheBytes {@code rocksdb.rowCacheBytes}: write-back cache of recently read and written
- *     rows per table, in the JVM heap (default 8 MiB; 0 turns it off and RocksDB updates values in
- *     place in its memtable instead); when full, its writes go to RocksDB in one sorted batch and
- *     it starts empty
+ *     rows per table, in the JVM heap: the budget it starts with (default 8 MiB; 0 turns it off and
+ *     RocksDB updates values in place in its memtable instead)
+ * @param rowCacheMaxBytes {@code rocksdb.rowCacheMaxBytes}: how far a table's cache may grow when
+ *     it passes its budget (default 1 GiB): it doubles its budget while the row cache memory of the
+ *     JVM ({@link RowCacheMemory}, 1/8 of the maximum heap, shared by all rocksdb tables) has room;
+ *     otherwise its writes go to RocksDB in one sorted batch and it starts empty. At most {@code
+ *     rowCacheBytes} disables the growth.
  */
 public record RocksDbOptions(
-    long blockCacheBytes, long writeBufferBytes, int maxWriteBufferNumber, long rowCacheBytes) {
+    long blockCacheBytes,
+    long writeBufferBytes,
+    int maxWriteBufferNumber,
+    long rowCacheBytes,
+    long rowCacheMaxBytes) {
   public static final String BLOCK_CACHE_BYTES = "rocksdb.blockCacheBytes";
   public static final String WRITE_BUFFER_BYTES = "rocksdb.writeBufferBytes";
   public static final String MAX_WRITE_BUFFER_NUMBER = "rocksdb.maxWriteBufferNumber";
   public static final String ROW_CACHE_BYTES = "rocksdb.rowCacheBytes";
+  public static final String ROW_CACHE_MAX_BYTES = "rocksdb.rowCacheMaxBytes";
 
   /** Every key this engine reads. */
   public static final List<String> KEYS =
-      List.of(BLOCK_CACHE_BYTES, WRITE_BUFFER_BYTES, MAX_WRITE_BUFFER_NUMBER, ROW_CACHE_BYTES);
+      List.of(
+          BLOCK_CACHE_BYTES,
+          WRITE_BUFFER_BYTES,
+          MAX_WRITE_BUFFER_NUMBER,
+          ROW_CACHE_BYTES,
+          ROW_CACHE_MAX_BYTES);
+
+  /**
+   * The JVM heap that the rocksdb row caches of a JVM with {@code maxHeapBytes} of maximum heap may
+   * grow into together (see {@link RowCacheMemory}).
+   */
+  public static long rowCacheMemoryBytes(long maxHeapBytes) {
+    return maxHeapBytes / RowCacheMemory.HEAP_DIVISOR;
+  }
 
   public static RocksDbOptions defaults() {
     return parse(Map.of());
@@ -41,6 +63,7 @@ public record RocksDbOptions(
         OptionValues.longInRange(options, BLOCK_CACHE_BYTES, 64L << 20, 1L << 20, 1L << 40),
         OptionValues.longInRange(options, WRITE_BUFFER_BYTES, 8L << 20, 64L << 10, 1L << 34),
         OptionValues.intInRange(options, MAX_WRITE_BUFFER_NUMBER, 6, 2, 64),
-        OptionValues.longInRange(options, ROW_CACHE_BYTES, 8L << 20, 0, 1L << 36));
+        OptionValues.longInRange(options, ROW_CACHE_BYTES, 8L << 20, 0, 1L << 36),
+        OptionValues.longInRange(options, ROW_CACHE_MAX_BYTES, 1L << 30, 0, 1L << 40));
   }
 }

@@ -19,8 +19,9 @@ import org.rocksdb.RocksDBException;
  * a delete then simply forgets: a timer set and fired between write-backs never reaches RocksDB) or
  * {@link #DELETED} (writes RocksDB has not seen yet: dirty), or {@link #UNCACHED} (ask RocksDB: the
  * key was appended to, which RocksDB merges natively). Slots are never removed one by one (open
- * addressing with linear probing, no tombstones); the table is emptied whole once its bytes pass
- * the budget, after the dirty rows were written back.
+ * addressing with linear probing, no tombstones); once its bytes pass the budget, the table either
+ * gets a larger budget (see {@link RocksDbStateTable}) or is emptied whole after the dirty rows
+ * were written back.
  *
  * <p>Single-threaded, like the backend.
  */
@@ -44,7 +45,7 @@ final class RocksDbRowCache {
     void delete(byte[] key) throws RocksDBException;
   }
 
-  private final long budgetBytes;
+  private long budgetBytes;
   private byte[][] keys = new byte[INITIAL_CAPACITY][];
   private byte[][] values = new byte[INITIAL_CAPACITY][];
   private int[] hashes = new int[INITIAL_CAPACITY];
@@ -77,6 +78,19 @@ final class RocksDbRowCache {
     return bytes > budgetBytes;
   }
 
+  long budgetBytes() {
+    return budgetBytes;
+  }
+
+  /** A larger budget, so that the rows held now stay (see {@link RowCacheMemory}). */
+  void raiseBudget(long budgetBytes) {
+    if (budgetBytes < this.budgetBytes) {
+      throw new IllegalArgumentException(
+          "A row cache budget only grows: " + budgetBytes + " < " + this.budgetBytes);
+    }
+    this.budgetBytes = budgetBytes;
+  }
+
   boolean hasDirtyRows() {
     return dirtyCount > 0;
   }
@@ -106,9 +120,14 @@ final class RocksDbRowCache {
     return slot >= 0 && states[slot] != UNCACHED;
   }
 
-  /** The cached value of an answering slot; null when the row does not exist. */
+  /**
+   * A copy of the cached value of an answering slot; null when the row does not exist. A copy: the
+   * cache overwrites its arrays in place (see {@link #set}), and a caller may keep what a get
+   * returned.
+   */
   byte[] value(int slot) {
-    return values[slot];
+    byte[] value = values[slot];
+    return value == null ? null : value.clone();
   }
 
   /** The slot's state; 0 for a free slot ({@code found < 0}). */
@@ -186,12 +205,28 @@ final class RocksDbRowCache {
       size++;
       bytes += key.length + SLOT_OVERHEAD_BYTES;
     } else if (values[slot] != null) {
-      bytes -= values[slot].length;
+      byte[] held = values[slot];
+      if (value != null && held.length == value.length) {
+        // Copied into the row's array, not replaced: storing a young array's reference into
+        // these long-lived slot arrays dirties a card that G1 must refine, one per put, which
+        // cost a quarter of the CPU once the cache held a million keys. Safe because the cache
+        // never hands its arrays out (see #value) and keeps none of its callers'.
+        System.arraycopy(value, 0, held, 0, value.length);
+        setState(slot, state);
+        return;
+      }
+      bytes -= held.length;
     }
-    values[slot] = value;
+    // A copy of its own, as it is overwritten in place later: the caller's array may be in use
+    // elsewhere (put under another key too, or returned to a reader by RocksDB's get).
+    values[slot] = value == null ? null : value.clone();
     if (value != null) {
       bytes += value.length;
     }
+    setState(slot, state);
+  }
+
+  private void setState(int slot, byte state) {
     states[slot] = state;
     if (isDirty(state) && !listed[slot]) {
       listed[slot] = true;

@@ -80,7 +80,8 @@ public final class RocksDbStateBackend implements StateBackend {
   private ByteBuffer argumentBuffer = ByteBuffer.allocateDirect(4096);
   private ByteBuffer valueBuffer = ByteBuffer.allocateDirect(4096);
 
-  private final long rowCacheBytes;
+  private final RocksDbOptions options;
+  private final RowCacheMemory rowCacheMemory;
   private final TableRegistry<RocksDbStateTable> tables = new TableRegistry<>(this::newTable);
   private final Set<RocksDbScan> openScans = Collections.newSetFromMap(new IdentityHashMap<>());
   private RocksDB db;
@@ -88,9 +89,14 @@ public final class RocksDbStateBackend implements StateBackend {
   private boolean closed;
 
   public RocksDbStateBackend(Path directory, RocksDbOptions options) {
+    this(directory, options, RowCacheMemory.shared());
+  }
+
+  RocksDbStateBackend(Path directory, RocksDbOptions options, RowCacheMemory rowCacheMemory) {
     this.root = directory;
     this.dbPath = directory.resolve("rocksdb");
-    this.rowCacheBytes = options.rowCacheBytes();
+    this.options = options;
+    this.rowCacheMemory = rowCacheMemory;
     this.blockCache = new LRUCache(options.blockCacheBytes());
     this.bloomFilter = new BloomFilter(10);
     this.appendOperator = new StringAppendOperator("");
@@ -124,7 +130,7 @@ public final class RocksDbStateBackend implements StateBackend {
             // ahead of it, which the StateTable contract allows (heap and lmdb do the same). With
             // the row cache (the default) a hot key is rewritten there instead, and RocksDB gets
             // each dirty row once per write-back, mostly keys its memtable lacks: a plain insert.
-            .setInplaceUpdateSupport(rowCacheBytes == 0)
+            .setInplaceUpdateSupport(options.rowCacheBytes() == 0)
             // A get first searches every memtable (a skiplist of up to writeBufferBytes); a bloom
             // filter over their whole keys skips the ones that cannot hold the key.
             .setMemtableWholeKeyFiltering(true)
@@ -384,7 +390,7 @@ public final class RocksDbStateBackend implements StateBackend {
         table.rebind(h != null ? h : createColumnFamily(table.name()));
       }
       for (Map.Entry<String, ColumnFamilyHandle> e : byTable.entrySet()) {
-        tables.add(new RocksDbStateTable(this, e.getKey(), e.getValue(), rowCacheBytes));
+        tables.add(new RocksDbStateTable(this, e.getKey(), e.getValue(), options, rowCacheMemory));
       }
     } catch (RocksDBException | IOException e) {
       throw new StateBackendException("Cannot open RocksDB at " + dbPath + ": " + e, e);
@@ -401,7 +407,7 @@ public final class RocksDbStateBackend implements StateBackend {
   }
 
   private RocksDbStateTable newTable(String name) {
-    return new RocksDbStateTable(this, name, createColumnFamily(name), rowCacheBytes);
+    return new RocksDbStateTable(this, name, createColumnFamily(name), options, rowCacheMemory);
   }
 
   private ColumnFamilyHandle createColumnFamily(String name) {
@@ -443,6 +449,9 @@ public final class RocksDbStateBackend implements StateBackend {
   }
 
   private void closeOptions() {
+    for (RocksDbStateTable table : tables) {
+      table.releaseCache();
+    }
     writeOptions.close();
     readOptions.close();
     flushOptions.close();

@@ -22,14 +22,26 @@ final class RocksDbStateTable implements StateTable {
   private final RocksDbStateBackend owner;
   private final String name;
   private final RocksDbRowCache cache;
+  private final long rowCacheMaxBytes;
+  private final RowCacheMemory memory;
+
+  /** What the cache's budget took from {@link #memory} beyond its start. */
+  private long grantedBytes;
+
   private ColumnFamilyHandle handle;
 
   RocksDbStateTable(
-      RocksDbStateBackend owner, String name, ColumnFamilyHandle handle, long rowCacheBytes) {
+      RocksDbStateBackend owner,
+      String name,
+      ColumnFamilyHandle handle,
+      RocksDbOptions options,
+      RowCacheMemory memory) {
     this.owner = owner;
     this.name = name;
     this.handle = handle;
-    this.cache = rowCacheBytes > 0 ? new RocksDbRowCache(rowCacheBytes) : null;
+    this.cache = options.rowCacheBytes() > 0 ? new RocksDbRowCache(options.rowCacheBytes()) : null;
+    this.rowCacheMaxBytes = options.rowCacheMaxBytes();
+    this.memory = memory;
   }
 
   /** After a restore: the cached rows are the replaced content's, so they go unwritten. */
@@ -67,11 +79,36 @@ final class RocksDbStateTable implements StateTable {
     }
   }
 
-  /** Once the cache holds more than its budget: everything written back, then forgotten. */
+  /**
+   * Once the cache holds more than its budget: a doubled budget while the JVM's row cache memory
+   * has room, else everything written back, then forgotten.
+   */
   private void evictIfFull() {
-    if (cache.overBudget()) {
+    if (cache.overBudget() && !growCache()) {
       writeBack();
       cache.clear();
+    }
+  }
+
+  private boolean growCache() {
+    long budget = cache.budgetBytes();
+    long raised = Math.min(rowCacheMaxBytes, budget * 2);
+    if (raised <= budget || !memory.tryReserve(raised - budget)) {
+      return false;
+    }
+    grantedBytes += raised - budget;
+    cache.raiseBudget(raised);
+    return true;
+  }
+
+  /** The backend closes: the cache's rows are dropped and its grown budget given back. */
+  void releaseCache() {
+    if (cache != null) {
+      cache.clear();
+    }
+    if (grantedBytes > 0) {
+      memory.release(grantedBytes);
+      grantedBytes = 0;
     }
   }
 

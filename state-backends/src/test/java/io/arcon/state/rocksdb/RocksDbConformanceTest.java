@@ -89,7 +89,8 @@ class RocksDbConformanceTest extends StateBackendConformanceTest {
                     "rocksdb.writeBufferBytes", "65536",
                     "rocksdb.maxWriteBufferNumber", "2",
                     "rocksdb.blockCacheBytes", "1048576",
-                    "rocksdb.rowCacheBytes", "65536")))) {
+                    "rocksdb.rowCacheBytes", "65536",
+                    "rocksdb.rowCacheMaxBytes", "65536")))) {
       StateTable t = tuned.table("t");
       byte[] value = new byte[1024];
       for (int i = 0; i < 4000; i++) {

@@ -27,22 +27,24 @@ public final class KeyedBackendRestore {
   private KeyedBackendRestore() {}
 
   /**
-   * Opens a backend of {@code engine} in {@code directory} holding the state of {@code restore} for
-   * instance {@code instance} of {@code parallelism}. Anything already in {@code directory} (files
-   * of an earlier attempt) is discarded.
+   * Opens a backend as {@code config} says (engine, directory, options) holding the state of {@code
+   * restore} for instance {@code instance} of {@code parallelism}. Anything already in its
+   * directory (files of an earlier attempt) is discarded.
    *
    * @throws io.arcon.state.CorruptSnapshotException naming the file when a snapshot is missing, cut
    *     or corrupt
    * @throws IllegalStateException when a snapshot holds a table whose layout is unknown
    */
   public static StateBackend open(
-      String engine, Path directory, OperatorRestore restore, int instance, int parallelism) {
-    StateBackend backend = StateBackends.open(StateBackendConfig.of(engine, directory));
+      StateBackendConfig config, OperatorRestore restore, int instance, int parallelism) {
+    String engine = config.engine();
+    Path directory = config.directory();
+    StateBackend backend = StateBackends.open(config);
     try {
       if (!backend.tableNames().isEmpty()) {
         // Files of an earlier run in this directory: rows are only ever added to an empty backend.
         backend.dispose();
-        backend = StateBackends.open(StateBackendConfig.of(engine, directory));
+        backend = StateBackends.open(config);
       }
       if (restore.sameParallelism()) {
         SnapshotHandle own = handleOf(restore.ownDirectory(), restore.epoch());

@@ -6,6 +6,7 @@ import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.OperatorRestore;
 import io.arcon.runtime.operator.Output;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Executor;
 
 /** What the node gives the operator at one position of its chain. */
@@ -16,6 +17,7 @@ final class ChainOperatorContext implements OperatorContext {
   private final int instance;
   private final int parallelism;
   private final Path stateDirectory;
+  private final Map<String, String> stateBackendOptions;
   private final JobClock clock;
   private final SynchronizedTime syncTime;
   private final Executor mailbox;
@@ -29,6 +31,7 @@ final class ChainOperatorContext implements OperatorContext {
       int instance,
       int parallelism,
       Path stateDirectory,
+      Map<String, String> stateBackendOptions,
       JobClock clock,
       SynchronizedTime syncTime,
       Executor mailbox,
@@ -40,6 +43,7 @@ final class ChainOperatorContext implements OperatorContext {
     this.instance = instance;
     this.parallelism = parallelism;
     this.stateDirectory = stateDirectory;
+    this.stateBackendOptions = stateBackendOptions;
     this.clock = clock;
     this.syncTime = syncTime;
     this.mailbox = mailbox;
@@ -65,6 +69,11 @@ final class ChainOperatorContext implements OperatorContext {
   @Override
   public Path stateDirectory() {
     return stateDirectory;
+  }
+
+  @Override
+  public Map<String, String> stateBackendOptions() {
+    return stateBackendOptions;
   }
 
   @Override

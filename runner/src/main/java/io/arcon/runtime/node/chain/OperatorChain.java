@@ -101,6 +101,7 @@ public final class OperatorChain {
               instance,
               vertex.parallelism(),
               config.stateRoot().resolve("v" + vertex.id() + "-op" + i + "-i" + instance),
+              config.stateBackendOptions(),
               config.clock(),
               syncTime,
               mailbox,
