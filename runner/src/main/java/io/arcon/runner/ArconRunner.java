@@ -58,8 +58,12 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
 
   private final ArconPipelineOptions options;
 
+  /** {@code --stateBackendOptions}, checked when the runner is made (a bad one is refused then). */
+  private final Map<String, String> stateBackendOptions;
+
   protected ArconRunner(ArconPipelineOptions options) {
     this.options = options;
+    this.stateBackendOptions = StateBackendTuning.parse(options.getStateBackendOptions());
   }
 
   public static ArconRunner fromOptions(PipelineOptions options) {
@@ -77,7 +81,6 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
       throw new IllegalArgumentException(
           "--maxBundleTimeMills must be a positive number, got " + arcon.getMaxBundleTimeMills());
     }
-    StateBackendTuning.parse(arcon.getStateBackendOptions());
     return new ArconRunner(arcon);
   }
 
@@ -146,8 +149,6 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     }
 
     boolean temporaryState = options.getStateDir() == null || options.getStateDir().isBlank();
-    Map<String, String> stateBackendOptions =
-        StateBackendTuning.parse(options.getStateBackendOptions());
     if (!stateBackendOptions.isEmpty()) {
       LOG.info("State backend options of {}: {}", options.getJobName(), stateBackendOptions);
     }
