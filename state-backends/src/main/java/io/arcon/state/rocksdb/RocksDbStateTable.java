@@ -52,7 +52,17 @@ final class RocksDbStateTable implements StateTable {
     }
   }
 
-  /** Writes the cached writes RocksDB has not seen into it, in one batch, in key order. */
+  /**
+   * The most bytes of rows a write-back hands RocksDB in one batch. Why: a grown cache holds up to
+   * {@code rocksdb.rowCacheMaxBytes} of dirty rows, and one batch of all of them (with the array it
+   * doubles from and the copy RocksDB's constructor takes) needed about three times that on the
+   * heap at once: a pipeline whose state was twice its 256 MiB heap ran out of memory during a
+   * write-back. A write-back is not a commit (RocksDB runs without a WAL; checkpoints are what
+   * survive), so it may reach RocksDB in several batches.
+   */
+  static final int WRITE_BACK_BATCH_BYTES = 4 << 20;
+
+  /** Writes the cached writes RocksDB has not seen into it, in key order, in bounded batches. */
   void writeBack() {
     if (cache == null || !cache.hasDirtyRows()) {
       return;
@@ -62,20 +72,39 @@ final class RocksDbStateTable implements StateTable {
       cache.writeBack(
           new RocksDbRowCache.DirtyRows() {
             @Override
-            public void put(byte[] key, byte[] value) {
+            public void put(byte[] key, byte[] value) throws RocksDBException {
+              makeRoom(rows, key.length + value.length);
               rows.put(key, value);
             }
 
             @Override
-            public void delete(byte[] key) {
+            public void delete(byte[] key) throws RocksDBException {
+              makeRoom(rows, key.length);
               rows.delete(key);
             }
           });
-      try (WriteBatch batch = new WriteBatch(rows.contents())) {
-        owner.db().write(owner.writeOptions(), batch);
-      }
+      write(rows);
     } catch (RocksDBException e) {
       throw failure("write-back", e);
+    }
+  }
+
+  /** Writes the batch so far when a row of {@code rowBytes} would take it past its bound. */
+  private void makeRoom(SerializedWriteBatch rows, int rowBytes) throws RocksDBException {
+    if (rows.count() > 0
+        && rows.sizeBytes() + SerializedWriteBatch.RECORD_OVERHEAD_BYTES + rowBytes
+            > WRITE_BACK_BATCH_BYTES) {
+      write(rows);
+      rows.reset(handle);
+    }
+  }
+
+  private void write(SerializedWriteBatch rows) throws RocksDBException {
+    if (rows.count() == 0) {
+      return;
+    }
+    try (WriteBatch batch = new WriteBatch(rows.contents())) {
+      owner.db().write(owner.writeOptions(), batch);
     }
   }
 

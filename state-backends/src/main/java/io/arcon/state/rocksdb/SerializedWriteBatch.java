@@ -26,6 +26,9 @@ final class SerializedWriteBatch {
   private static final byte TYPE_COLUMN_FAMILY_DELETION = 0x4;
   private static final byte TYPE_COLUMN_FAMILY_VALUE = 0x5;
 
+  /** The most a record adds beyond its key and value: type, family id and two lengths. */
+  static final int RECORD_OVERHEAD_BYTES = 1 + 5 + 5 + 5;
+
   /** Above this, {@link #reset} gives back the buffer a large write-back grew. */
   private static final int KEPT_CAPACITY = 16 << 20;
 
@@ -47,7 +50,7 @@ final class SerializedWriteBatch {
   }
 
   void put(byte[] key, byte[] value) {
-    ensure(1 + 5 + 5 + key.length + 5 + value.length);
+    ensure(RECORD_OVERHEAD_BYTES + key.length + value.length);
     typeAndFamily(TYPE_VALUE, TYPE_COLUMN_FAMILY_VALUE);
     bytes(key);
     bytes(value);
@@ -55,7 +58,7 @@ final class SerializedWriteBatch {
   }
 
   void delete(byte[] key) {
-    ensure(1 + 5 + 5 + key.length);
+    ensure(RECORD_OVERHEAD_BYTES + key.length);
     typeAndFamily(TYPE_DELETION, TYPE_COLUMN_FAMILY_DELETION);
     bytes(key);
     count++;
@@ -63,6 +66,16 @@ final class SerializedWriteBatch {
 
   int count() {
     return count;
+  }
+
+  /** The batch's length in RocksDB's form so far. */
+  int sizeBytes() {
+    return length;
+  }
+
+  /** The buffer's length: what the batch holds on the heap between write-backs. */
+  int capacityBytes() {
+    return buffer.length;
   }
 
   /** The batch in RocksDB's form, for {@link WriteBatch#WriteBatch(byte[])}. */

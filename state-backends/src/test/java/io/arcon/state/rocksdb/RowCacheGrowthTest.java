@@ -124,6 +124,37 @@ class RowCacheGrowthTest {
   }
 
   @Test
+  void aLargeWriteBackReachesRocksDbInBoundedBatches() throws Exception {
+    int rows = 6000;
+    int valueBytes = 1000;
+    try (RocksDbStateBackend backend =
+        new RocksDbStateBackend(
+            tmp.resolve("large"), options(32L << 20, 32L << 20), new RowCacheMemory(0))) {
+      StateTable table = backend.table("t");
+      for (int i = 0; i < rows; i++) {
+        byte[] v = new byte[valueBytes];
+        ByteBuffer.wrap(v).putInt(i);
+        table.put(key(i), v);
+      }
+      assertEquals(0, rowsInRocksDb(backend, table), "all ~6 MB held by the cache");
+      // The scan writes the ~6 MB back; one batch of it would have grown to 8 MiB.
+      try (var stored = table.scan(key(0), key(rows))) {
+        int n = 0;
+        while (stored.hasNext()) {
+          assertEquals(n, ByteBuffer.wrap(stored.next().value()).getInt(), "row " + n);
+          n++;
+        }
+        assertEquals(rows, n);
+      }
+      assertEquals(rows, rowsInRocksDb(backend, table));
+      int capacity = backend.writeBackBatch().capacityBytes();
+      assertTrue(
+          capacity <= RocksDbStateTable.WRITE_BACK_BATCH_BYTES,
+          "the write-back batch grew to " + capacity + " bytes");
+    }
+  }
+
+  @Test
   void theMemoryRefusesMoreThanItHasAndAnOverRelease() {
     RowCacheMemory memory = new RowCacheMemory(100);
     assertTrue(memory.tryReserve(60));
