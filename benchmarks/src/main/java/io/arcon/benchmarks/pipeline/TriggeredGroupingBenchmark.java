@@ -40,8 +40,15 @@ public final class TriggeredGroupingBenchmark {
 
     void setElements(long value);
 
-    @Description("Elements of the warm-up run of each configuration (0: none)")
-    @Default.Long(500_000)
+    /**
+     * 4M by default: on two cores the JIT compilers take several seconds of CPU to settle on these
+     * pipelines, and a 300k warm-up measured them at work (a first round at two thirds of the
+     * third's).
+     */
+    @Description(
+        "Elements of the warm-up run of each configuration (0: none); long enough for the JIT"
+            + " compilers to settle")
+    @Default.Long(4_000_000)
     long getWarmupElements();
 
     void setWarmupElements(long value);

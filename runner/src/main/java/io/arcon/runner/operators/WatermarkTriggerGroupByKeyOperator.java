@@ -47,11 +47,12 @@ import org.joda.time.Instant;
  * timers are set when it appears (setting them again, as runners-core does per element, changes
  * nothing), and no holds are needed ({@link #outputWatermarkHold}).
  *
- * <p>Merging windows (sessions, Nexmark's auction windows) keep the key's windows in one more cell
- * ({@link MergingWindows}). A merged window keeps its values, its pane cell and its end-of-window
- * and garbage-collection timers where one of its parts had them (its state window), so a session
- * that grows by an element rewrites its bounds and its pane cell, and moves no values; its timers
- * follow lazily, when they fire at where the session ended before.
+ * <p>Merging windows (sessions, Nexmark's auction windows) keep the key's windows, with each one's
+ * pane state, in one cell of the key ({@link MergingWindows}) instead. A merged window keeps its
+ * values, its pane state and its end-of-window and garbage-collection timers where one of its parts
+ * had them (its state window), so a session that grows by an element rewrites the key's windows
+ * cell, and moves no values; its timers follow lazily, when they fire at where the session ended
+ * before.
  *
  * <p>The values go through the transform's {@link SystemReduceFn} (a bag, or a combine's
  * accumulator), as under runners-core. Every rule below names the runners-core behaviour it keeps;
@@ -204,12 +205,12 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     if (windows.size() == 1) {
       BoundedWindow window = windows.iterator().next();
       if (!droppedAsLate(window)) {
-        processInWindow(key, value, window, window, null);
+        processInWindow(key, value, window, window, null, null);
       }
     } else {
       for (BoundedWindow window : new LinkedHashSet<>(windows)) {
         if (!droppedAsLate(window)) {
-          processInWindow(key, value, window, window, null);
+          processInWindow(key, value, window, window, null, null);
         }
       }
     }
@@ -283,7 +284,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       BoundedWindow stateWindow = isNew ? window : activeStateWindow;
       WindowPaneState pane =
           processInWindow(
-              key, value, window, stateWindow, takeMergedPane(merges, mergedPanes, window));
+              key, value, window, stateWindow, takeMergedPane(merges, mergedPanes, window), active);
       if (pane != null) {
         // ensureWindowIsActive, and a window whose trigger finished is no longer active.
         if (pane.closed) {
@@ -296,10 +297,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     // A merge of active windows alone (no element of this one in it) is written as it is.
     for (int i = 0; i < mergedPanes.length; i++) {
       if (mergedPanes[i] != null) {
-        BoundedWindow stateWindow = active.stateWindowOf(merges.get(i).result());
-        state
-            .state(StateNamespaces.window(windowCoder, stateWindow), PANE_TAG)
-            .write(mergedPanes[i]);
+        active.putPane(active.stateWindowOf(merges.get(i).result()), mergedPanes[i]);
       }
     }
     writeWindows(windowsCell, active);
@@ -380,18 +378,18 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       contexts.mergeValues(sources);
     }
     WindowPaneState own =
-        resultWasActive ? pane(stateWindow) : resultWasClosed ? closedPane() : null;
+        resultWasActive ? windows.pane(stateWindow) : resultWasClosed ? closedPane() : null;
     List<WindowPaneState> parts = new ArrayList<>(activeParts.size());
     for (int i = 0; i < activeParts.size(); i++) {
       WindowPaneState pane =
-          activeParts.get(i).equals(result) ? own : pane(activePartStates.get(i));
+          activeParts.get(i).equals(result) ? own : windows.pane(activePartStates.get(i));
       parts.add(pane == null ? new WindowPaneState() : pane);
     }
     WindowPaneState merged = mergedPane(own, parts, inputWatermark.isAfter(result.maxTimestamp()));
     for (BoundedWindow part : activeParts) {
       BoundedWindow partState = windows.deactivate(part);
       if (!part.equals(result) && !partState.equals(stateWindow)) {
-        dropWindowState(partState);
+        dropWindowState(windows, partState);
       }
     }
     windows.activate(result, stateWindow);
@@ -467,7 +465,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     if (stateWindow == null) {
       stateWindow = window;
     }
-    dropWindowState(stateWindow);
+    dropWindowState(windows, stateWindow);
     windows.addClosed(window);
     Instant gcTime = LateDataUtils.garbageCollectionTime(window, strategy);
     timers.setTimer(
@@ -480,14 +478,10 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
             CausedByDrain.NORMAL));
   }
 
-  private WindowPaneState pane(BoundedWindow stateWindow) {
-    return state.state(StateNamespaces.window(windowCoder, stateWindow), PANE_TAG).read();
-  }
-
   /** A state window no window uses any more: its pane state and window timers go. */
-  private void dropWindowState(BoundedWindow stateWindow) {
+  private void dropWindowState(MergingWindows windows, BoundedWindow stateWindow) {
+    windows.clearPane(stateWindow);
     StateNamespace namespace = StateNamespaces.window(windowCoder, stateWindow);
-    state.state(namespace, PANE_TAG).clear();
     for (String id : new String[] {END_OF_WINDOW_TIMER, GARBAGE_COLLECTION_TIMER}) {
       timers.deleteTimer(namespace, id, "", TimeDomain.EVENT_TIME);
     }
@@ -523,7 +517,7 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       // The early trigger stays finished (its state as the result had it); the late one merges.
       merged.onTimeFired = true;
       if (own != null) {
-        copy(own.early, merged.early);
+        merged.early.copyFrom(own.early);
       }
       if (trigger.plain()) {
         merged.closed = true; // FromEndOfWindow.onMerge: finished in every part and past its end
@@ -548,12 +542,6 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       }
     }
     return merged;
-  }
-
-  private static void copy(WindowPaneState.SubState from, WindowPaneState.SubState to) {
-    to.count = from.count;
-    to.hasDelay = from.hasDelay;
-    to.delayedUntil = from.delayedUntil;
   }
 
   /**
@@ -587,24 +575,28 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
    * One element in one window (after any merge) whose values are in {@code stateWindow}'s
    * namespace: ReduceFnRunner.processElement, then the firing if the trigger says so. Returns the
    * window's state after, or null if the window's trigger had finished (the element is dropped).
+   * Under merging windows the pane state is in the key's {@code windows}, else in a cell of the
+   * window's namespace.
    */
   private WindowPaneState processInWindow(
       K key,
       WindowedValue<KV<K, InT>> value,
       BoundedWindow window,
       BoundedWindow stateWindow,
-      WindowPaneState merged) {
+      WindowPaneState merged,
+      MergingWindows windows) {
     Instant inputWatermark = timers.currentInputWatermarkTime();
     contexts.enter(key, window, stateWindow);
-    ValueState<WindowPaneState> cell = state.state(contexts.stateNamespace(), PANE_TAG);
-    WindowPaneState pane = merged != null ? merged : cell.read();
+    ValueState<WindowPaneState> cell = paneCell(windows);
+    WindowPaneState pane =
+        merged != null ? merged : windows == null ? cell.read() : windows.pane(stateWindow);
     boolean created = pane == null;
     if (created) {
       pane = new WindowPaneState();
     } else if (pane.closed) {
       droppedDueToClosedWindow.inc();
       if (merged != null) {
-        cell.write(merged);
+        writePane(cell, windows, stateWindow, merged);
       }
       return null;
     }
@@ -632,8 +624,25 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     if (shouldFire(pane, endOfWindowReached)) {
       fire(pane, endOfWindowReached);
     }
-    cell.write(pane);
+    writePane(cell, windows, stateWindow, pane);
     return pane;
+  }
+
+  /** The current window's pane cell, or null under merging windows (their panes are in theirs). */
+  private ValueState<WindowPaneState> paneCell(MergingWindows windows) {
+    return windows == null ? state.state(contexts.stateNamespace(), PANE_TAG) : null;
+  }
+
+  private static void writePane(
+      ValueState<WindowPaneState> cell,
+      MergingWindows windows,
+      BoundedWindow stateWindow,
+      WindowPaneState pane) {
+    if (windows == null) {
+      cell.write(pane);
+    } else {
+      windows.putPane(stateWindow, pane);
+    }
   }
 
   @Override
@@ -694,9 +703,10 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     if (windows != null && !windows.isActive(window)) {
       return false; // a processing-time timer of a window merged away or closed
     }
-    contexts.enter(key, window, windows == null ? window : windows.stateWindowOf(window));
-    ValueState<WindowPaneState> cell = state.state(contexts.stateNamespace(), PANE_TAG);
-    WindowPaneState pane = cell.read();
+    BoundedWindow stateWindow = windows == null ? window : windows.stateWindowOf(window);
+    contexts.enter(key, window, stateWindow);
+    ValueState<WindowPaneState> cell = paneCell(windows);
+    WindowPaneState pane = windows == null ? cell.read() : windows.pane(stateWindow);
     if (pane == null) {
       pane = new WindowPaneState();
     }
@@ -708,8 +718,12 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
         onTrigger(pane, true);
         contexts.clearValues();
       }
-      cell.clear();
-      return windows != null && windows.deactivate(window) != null;
+      if (windows == null) {
+        cell.clear();
+        return false;
+      }
+      windows.clearPane(stateWindow);
+      return windows.deactivate(window) != null;
     }
     if (!pane.closed && shouldFire(pane, endOfWindowReached)) {
       fire(pane, endOfWindowReached);
@@ -720,8 +734,8 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     }
     // ReduceFnRunner sets the garbage-collection timer again here at the end of the window; it was
     // set with the window's first element and has not fired (that would be the branch above).
-    cell.write(pane);
-    return false;
+    writePane(cell, windows, stateWindow, pane);
+    return windows != null;
   }
 
   /** A sub-trigger's onElement: AfterPane counts, AfterProcessingTime starts its delay. */

@@ -31,6 +31,12 @@ final class WindowPaneState {
     boolean hasDelay;
     long delayedUntil;
 
+    void copyFrom(SubState other) {
+      count = other.count;
+      hasDelay = other.hasDelay;
+      delayedUntil = other.delayedUntil;
+    }
+
     /** The sub-trigger's {@code clear}. */
     void clear() {
       count = 0;
@@ -58,6 +64,18 @@ final class WindowPaneState {
 
   /** The last pane emitted (index, non-speculative index, timing), if any since the last reset. */
   PaneInfo lastPane;
+
+  /** A copy: the same state in new objects (a {@link PaneInfo} is immutable). */
+  WindowPaneState copy() {
+    WindowPaneState copy = new WindowPaneState();
+    copy.closed = closed;
+    copy.onTimeFired = onTimeFired;
+    copy.nonEmpty = nonEmpty;
+    copy.early.copyFrom(early);
+    copy.late.copyFrom(late);
+    copy.lastPane = lastPane;
+    return copy;
+  }
 
   /** The coder of the cell. */
   static final class StateCoder extends AtomicCoder<WindowPaneState> {

@@ -3,9 +3,8 @@ package io.arcon.runner.state;
 import io.arcon.state.ByteKeyHash;
 import io.arcon.state.KeyBytes;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.apache.beam.runners.core.StateNamespace;
 import org.apache.beam.runners.core.TimerInternals.TimerData;
 import org.apache.beam.sdk.state.TimeDomain;
@@ -13,10 +12,16 @@ import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.joda.time.Instant;
 
 /**
- * The timers of a transform instance on the heap engine, as objects: a hash map by identity and,
+ * The timers of a transform instance on the heap engine, as objects: a hash table by identity and,
  * per time domain, a 4-ary min-heap by (timestamp, identity), plus one heap by output timestamp for
- * the watermark hold. Each entry knows its place in its heaps, so replacing or deleting a timer is
- * O(log n) without a search; the earliest timer and the earliest output timestamp are O(1).
+ * the watermark hold. Each entry knows its place in the table and in its heaps, so replacing,
+ * deleting or firing a timer is O(log n) without a search; the earliest timer and the earliest
+ * output timestamp are O(1).
+ *
+ * <p>The heap by output timestamp is built only once someone asks for the hold ({@link
+ * #minimumOutputTimestamp}): a DoFn's operator does after every bundle, a GroupByKey's never (its
+ * timers hold nothing), and upkeep of a heap no one reads was half of the cost of firing a timer in
+ * a merging GroupByKey.
  *
  * <p>Why not the tables: a triggered GroupByKey sets, replaces and polls timers for nearly every
  * element, and in {@link BackendTimerStore} each of those is three or four hash probes of long byte
@@ -32,11 +37,16 @@ import org.joda.time.Instant;
 final class HeapTimerStore implements TimerStore {
   private final BackendTimerStore tables;
   private final TimerIdentities identities = new TimerIdentities();
-  private final Map<Identity, Entry> byIdentity = new HashMap<>();
+  private final EntryTable byIdentity = new EntryTable();
   private final EntryHeap[] byTime = {
     new EntryHeap(false), new EntryHeap(false), new EntryHeap(false)
   };
   private final EntryHeap byOutputTime = new EntryHeap(true);
+
+  /**
+   * Whether {@link #byOutputTime} holds the timers: from the first {@link #minimumOutputTimestamp}.
+   */
+  private boolean outputTimesTracked;
 
   private static final long OBJECT_BYTES_PER_TIMER = 280;
 
@@ -48,7 +58,7 @@ final class HeapTimerStore implements TimerStore {
     tables.forEachTimer(
         (encodedKey, identity, timer) -> {
           Entry entry = new Entry(new Identity(identity), encodedKey, timer);
-          byIdentity.put(entry.identity, entry);
+          byIdentity.insert(entry);
           add(entry);
         });
     tables.clear();
@@ -64,7 +74,7 @@ final class HeapTimerStore implements TimerStore {
       remove(identity);
       return;
     }
-    Entry previous = byIdentity.get(identity);
+    Entry previous = byIdentity.find(identity);
     if (previous != null) {
       if (previous.domain == BackendTimerStore.domainCode(timer.getDomain())
           && previous.timestamp == timer.getTimestamp().getMillis()
@@ -77,7 +87,11 @@ final class HeapTimerStore implements TimerStore {
     }
     // A copy: the caller's array is its current key, which it does not promise to keep unchanged.
     Entry entry = new Entry(identity, encodedKey.clone(), timer);
-    byIdentity.put(identity, entry);
+    if (previous != null) {
+      byIdentity.replace(previous, entry);
+    } else {
+      byIdentity.insert(entry);
+    }
     add(entry);
   }
 
@@ -98,7 +112,7 @@ final class HeapTimerStore implements TimerStore {
     if (first == null || first.timestamp >= bound.getMillis()) {
       return null;
     }
-    byIdentity.remove(first.identity);
+    byIdentity.remove(first);
     removeFromHeaps(first);
     return new KeyedTimer(first.encodedKey, first.timer);
   }
@@ -111,6 +125,10 @@ final class HeapTimerStore implements TimerStore {
 
   @Override
   public Instant minimumOutputTimestamp() {
+    if (!outputTimesTracked) {
+      outputTimesTracked = true;
+      byIdentity.forEach(byOutputTime::add);
+    }
     Entry first = byOutputTime.first();
     return first == null ? BoundedWindow.TIMESTAMP_MAX_VALUE : first.timer.getOutputTimestamp();
   }
@@ -119,7 +137,7 @@ final class HeapTimerStore implements TimerStore {
   public TimerData getTimer(
       byte[] encodedKey, StateNamespace namespace, String timerId, String timerFamilyId) {
     Entry entry =
-        byIdentity.get(new Identity(identities.of(encodedKey, namespace, timerFamilyId, timerId)));
+        byIdentity.find(new Identity(identities.of(encodedKey, namespace, timerFamilyId, timerId)));
     return entry == null ? null : entry.timer;
   }
 
@@ -128,9 +146,7 @@ final class HeapTimerStore implements TimerStore {
     // Empty already, unless the last snapshot failed between this and afterSnapshot: then rows of
     // timers gone since must not reach this one.
     tables.clear();
-    for (Entry entry : byIdentity.values()) {
-      tables.setTimer(entry.encodedKey, entry.timer);
-    }
+    byIdentity.forEach(entry -> tables.setTimer(entry.encodedKey, entry.timer));
   }
 
   @Override
@@ -148,22 +164,27 @@ final class HeapTimerStore implements TimerStore {
   }
 
   private void remove(Identity identity) {
-    Entry entry = byIdentity.remove(identity);
+    Entry entry = byIdentity.find(identity);
     if (entry != null) {
+      byIdentity.remove(entry);
       removeFromHeaps(entry);
     }
   }
 
   private void add(Entry entry) {
-    identityBytes += entry.identity.bytes.length;
+    identityBytes += entry.identityLength;
     byTime[entry.domain].add(entry);
-    byOutputTime.add(entry);
+    if (outputTimesTracked) {
+      byOutputTime.add(entry);
+    }
   }
 
   private void removeFromHeaps(Entry entry) {
-    identityBytes -= entry.identity.bytes.length;
+    identityBytes -= entry.identityLength;
     byTime[entry.domain].remove(entry);
-    byOutputTime.remove(entry);
+    if (outputTimesTracked) {
+      byOutputTime.remove(entry);
+    }
   }
 
   /** Identity bytes with their hash, as a hash-map key. */
@@ -201,8 +222,14 @@ final class HeapTimerStore implements TimerStore {
     /** The identity's first eight bytes, big-endian: its order among equal timestamps, mostly. */
     final long tie;
 
+    /** The identity's length, kept here: reading it through the identity was two cache misses. */
+    final int identityLength;
+
     int timePosition = -1;
     int outputPosition = -1;
+
+    /** The entry's slot in {@link EntryTable}. */
+    int tableSlot = -1;
 
     Entry(Identity identity, byte[] encodedKey, TimerData timer) {
       this.identity = identity;
@@ -212,6 +239,110 @@ final class HeapTimerStore implements TimerStore {
       this.timestamp = timer.getTimestamp().getMillis();
       this.outputTimestamp = timer.getOutputTimestamp().getMillis();
       this.tie = OrderedBytes.readRawLong(identity.bytes, 0);
+      this.identityLength = identity.bytes.length;
+    }
+  }
+
+  /**
+   * The pending entries by identity: open addressing with linear probing, each entry knowing its
+   * slot. Why not a {@code HashMap}: a fired timer leaves by its slot, with no hashing or comparing
+   * of its identity and no map node to reach (a tenth of a merging GroupByKey's time went to {@code
+   * HashMap.remove} in firing); removal shifts back the entries of the probe run that follows, so
+   * there are no tombstones.
+   */
+  private static final class EntryTable {
+    private Entry[] slots = new Entry[16];
+    private int[] hashes = new int[16];
+    private int size;
+
+    int size() {
+      return size;
+    }
+
+    Entry find(Identity identity) {
+      int mask = slots.length - 1;
+      for (int i = home(identity.hash, mask); ; i = (i + 1) & mask) {
+        Entry entry = slots[i];
+        if (entry == null) {
+          return null;
+        }
+        if (hashes[i] == identity.hash && Arrays.equals(entry.identity.bytes, identity.bytes)) {
+          return entry;
+        }
+      }
+    }
+
+    /** Adds an entry whose identity the table does not hold. */
+    void insert(Entry entry) {
+      if (2 * (size + 1) > slots.length) {
+        grow();
+      }
+      place(entry);
+      size++;
+    }
+
+    /** Puts {@code entry} where {@code previous}, of the same identity, was. */
+    void replace(Entry previous, Entry entry) {
+      int slot = previous.tableSlot;
+      slots[slot] = entry;
+      entry.tableSlot = slot;
+      previous.tableSlot = -1;
+    }
+
+    void remove(Entry entry) {
+      int mask = slots.length - 1;
+      int free = entry.tableSlot;
+      entry.tableSlot = -1;
+      slots[free] = null;
+      size--;
+      // Backward shift: an entry later in the run moves into the free slot unless its home lies
+      // cyclically after the free slot (then moving it would put it before its home).
+      for (int i = (free + 1) & mask; slots[i] != null; i = (i + 1) & mask) {
+        int home = home(hashes[i], mask);
+        boolean stays = free <= i ? free < home && home <= i : free < home || home <= i;
+        if (!stays) {
+          Entry moved = slots[i];
+          slots[free] = moved;
+          hashes[free] = hashes[i];
+          moved.tableSlot = free;
+          slots[i] = null;
+          free = i;
+        }
+      }
+    }
+
+    void forEach(Consumer<Entry> action) {
+      for (Entry entry : slots) {
+        if (entry != null) {
+          action.accept(entry);
+        }
+      }
+    }
+
+    private void place(Entry entry) {
+      int mask = slots.length - 1;
+      int i = home(entry.identity.hash, mask);
+      while (slots[i] != null) {
+        i = (i + 1) & mask;
+      }
+      slots[i] = entry;
+      hashes[i] = entry.identity.hash;
+      entry.tableSlot = i;
+    }
+
+    private void grow() {
+      Entry[] old = slots;
+      slots = new Entry[old.length * 2];
+      hashes = new int[old.length * 2];
+      for (Entry entry : old) {
+        if (entry != null) {
+          place(entry);
+        }
+      }
+    }
+
+    private static int home(int hash, int mask) {
+      return (hash ^ (hash >>> 16)) & mask;
     }
   }
 
