@@ -12,7 +12,6 @@ import io.arcon.state.StateBackend;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.LongSupplier;
@@ -118,7 +117,7 @@ public final class BackendStateInternals<K> implements StateInternals {
    * in a row (buffer, holds, trigger bits), and a window's hash can be dear (a user window that
    * hashes boxed fields, as Nexmark's WinningBids window does).
    */
-  private Map<NamespaceSlot, NamespaceCells> cells = newCellMap();
+  private final NamespaceMap<NamespaceCells> cells = new NamespaceMap<>();
 
   private int cachedCells;
 
@@ -384,14 +383,14 @@ public final class BackendStateInternals<K> implements StateInternals {
   private CachedCell cachedCell(StateNamespace namespace, StateTag<?> address) {
     NamespaceCells inNamespace = recentNamespace(namespace);
     if (inNamespace == null) {
-      NamespaceSlot slot = NamespaceSlot.of(namespace);
-      inNamespace = cells.get(slot);
+      int hash = NamespaceEquality.hash(namespace);
+      inNamespace = cells.get(namespace, hash);
       if (inNamespace == null) {
         if (cachedCells >= MAX_CACHED_CELLS) {
           dropCells();
         }
         inNamespace = new NamespaceCells(namespace, namespaceKeys.of(namespace));
-        cells.put(slot, inNamespace);
+        cells.put(namespace, hash, inNamespace);
       }
       remember(inNamespace);
     }
@@ -400,7 +399,7 @@ public final class BackendStateInternals<K> implements StateInternals {
       if (cachedCells >= MAX_CACHED_CELLS) {
         dropCells();
         inNamespace = new NamespaceCells(namespace, inNamespace.key);
-        cells.put(NamespaceSlot.of(namespace), inNamespace);
+        cells.put(namespace, NamespaceEquality.hash(namespace), inNamespace);
         remember(inNamespace);
       }
       cached =
@@ -447,46 +446,16 @@ public final class BackendStateInternals<K> implements StateInternals {
   }
 
   private void dropCells() {
-    // HashMap.clear() walks the whole bucket array; a grown map is cheaper to replace.
-    cells = newCellMap();
+    cells.clear();
     cachedCells = 0;
     Arrays.fill(recentNamespaces, null);
     lastCell = null;
-  }
-
-  /**
-   * Sized for the namespaces of a full cache (a few cells each) up front: refilled from empty after
-   * each drop, a default map resized a dozen times per fill.
-   */
-  private static Map<NamespaceSlot, NamespaceCells> newCellMap() {
-    return new HashMap<>(MAX_CACHED_CELLS / 2);
   }
 
   private void requireKey() {
     if (encodedKey == null) {
       throw new IllegalStateException(
           "No current key: the runtime must call setKey(key, encodedKey) before using keyed state");
-    }
-  }
-
-  /**
-   * A namespace as a cache key: equal as {@link NamespaceEquality} says, its hash computed once.
-   */
-  private record NamespaceSlot(StateNamespace namespace, int hash) {
-    static NamespaceSlot of(StateNamespace namespace) {
-      return new NamespaceSlot(namespace, NamespaceEquality.hash(namespace));
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof NamespaceSlot other
-          && hash == other.hash
-          && NamespaceEquality.same(namespace, other.namespace);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
     }
   }
 
