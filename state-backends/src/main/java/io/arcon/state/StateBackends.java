@@ -37,7 +37,9 @@ public final class StateBackends {
           "Unknown state backend '" + engine + "'. Valid engines: " + String.join(", ", ENGINES));
     }
     Map<String, String> options = config.options();
-    validateOptions(options);
+    // validateOptions' checks, without parsing twice: every engine's options are parsed here, so
+    // a bad value is refused even when that engine is not used.
+    validateOptionKeys(options);
     RocksDbOptions rocksDbOptions = RocksDbOptions.parse(options);
     LmdbOptions lmdbOptions = LmdbOptions.parse(options);
     return switch (engine) {

@@ -21,10 +21,10 @@ public final class StateBackendTuning {
    * @throws IllegalArgumentException naming the option, the bad pair or key and what is allowed
    */
   public static Map<String, String> parse(String text) {
-    Map<String, String> options = new LinkedHashMap<>();
     if (text == null || text.isBlank()) {
       return Map.of();
     }
+    Map<String, String> options = new LinkedHashMap<>();
     for (String pair : text.split(",")) {
       String trimmed = pair.trim();
       if (trimmed.isEmpty()) {

@@ -21,7 +21,7 @@ import java.util.Map;
  * @param rowCacheMaxBytes {@code rocksdb.rowCacheMaxBytes}: how far a table's cache may grow when
  *     it passes its budget (default 1 GiB): it doubles its budget while the row cache memory of the
  *     JVM ({@link RowCacheMemory}, 1/8 of the maximum heap, shared by all rocksdb tables) has room;
- *     otherwise its writes go to RocksDB in one sorted batch and it starts empty. At most {@code
+ *     otherwise its writes go to RocksDB in sorted batches and it starts empty. At most {@code
  *     rowCacheBytes} disables the growth.
  */
 public record RocksDbOptions(

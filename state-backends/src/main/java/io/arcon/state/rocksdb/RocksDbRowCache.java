@@ -11,8 +11,8 @@ import org.rocksdb.RocksDBException;
  * <p>Why: per-element state is a read and a write of the same row. Through RocksDB each is a JNI
  * call and a walk of the memtable's skiplist, and a put of a key the active memtable does not hold
  * walks it twice (the in-place update looks first, then inserts). Here a hot key is read and
- * rewritten in a Java hash table, and RocksDB gets each dirty row once per write-back, sorted, in
- * one batch (sorted inserts reuse the skiplist's last insert position).
+ * rewritten in a Java hash table, and RocksDB gets each dirty row once per write-back, in sorted
+ * batches (sorted inserts reuse the skiplist's last insert position).
  *
  * <p>What a slot holds: a key and one of {@link #CLEAN} (the value RocksDB has), {@link #ABSENT}
  * (RocksDB has no row), {@link #PUT}, {@link #PUT_NEW} (a put of a row RocksDB does not have, which

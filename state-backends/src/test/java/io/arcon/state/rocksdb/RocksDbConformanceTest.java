@@ -23,6 +23,20 @@ class RocksDbConformanceTest extends StateBackendConformanceTest {
     return StateBackends.open(StateBackendConfig.of("rocksdb", directory));
   }
 
+  /**
+   * A rocksdb backend whose tables' row caches start at {@code startBytes} and grow to {@code
+   * maxBytes}.
+   */
+  static StateBackend openWithRowCache(Path directory, long startBytes, long maxBytes) {
+    return StateBackends.open(
+        new StateBackendConfig(
+            "rocksdb",
+            directory,
+            Map.of(
+                RocksDbOptions.ROW_CACHE_BYTES, Long.toString(startBytes),
+                RocksDbOptions.ROW_CACHE_MAX_BYTES, Long.toString(maxBytes))));
+  }
+
   @Override
   protected String engine() {
     return "rocksdb";
