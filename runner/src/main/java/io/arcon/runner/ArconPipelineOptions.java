@@ -39,6 +39,27 @@ public interface ArconPipelineOptions
   void setMaxBundleTimeMills(Long time);
 
   @Description(
+      "Whether each node instance (a parallel instance of a fused chain of transforms) always runs"
+          + " on the same thread, one queue per thread (Pekko's affinity pool): its state, timers"
+          + " and buffers then stay in one core's caches. false: the nodes share a work-stealing"
+          + " pool (Pekko's fork-join pool), where a DoFn that blocks (a remote call, a sleep)"
+          + " holds up only its own thread, not the nodes pinned with it; choose it for pipelines"
+          + " whose DoFns block.")
+  @Default.Boolean(true)
+  Boolean getPinNodes();
+
+  void setPinNodes(Boolean pin);
+
+  @Description(
+      "Threads that run the job's node instances. 0 (the default): one per available processor"
+          + " with --pinNodes=true, Pekko's default fork-join sizing (at least 8) with"
+          + " --pinNodes=false.")
+  @Default.Integer(0)
+  Integer getNodeThreads();
+
+  void setNodeThreads(Integer threads);
+
+  @Description(
       "How far, in event time, one input of a transform that sorts its input by event time"
           + " (@RequiresTimeSortedInput, or exported exactly by --tssExport) may run ahead of its"
           + " slowest input before the runner stops taking input from it: an ISO-8601 duration"

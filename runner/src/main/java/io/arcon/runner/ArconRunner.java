@@ -23,6 +23,7 @@ import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.job.JobAttempts;
 import io.arcon.runtime.job.JobClock;
 import io.arcon.runtime.job.JobMonitor;
+import io.arcon.runtime.job.NodeThreads;
 import io.arcon.runtime.job.RuntimeConfig;
 import io.arcon.runtime.observe.JobStats;
 import java.io.IOException;
@@ -81,7 +82,14 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
       throw new IllegalArgumentException(
           "--maxBundleTimeMills must be a positive number, got " + arcon.getMaxBundleTimeMills());
     }
+    nodeThreads(arcon); // refuses a bad --nodeThreads before the pipeline is translated
     return new ArconRunner(arcon);
+  }
+
+  private static NodeThreads nodeThreads(ArconPipelineOptions options) {
+    return new NodeThreads(
+        !Boolean.FALSE.equals(options.getPinNodes()),
+        options.getNodeThreads() == null ? 0 : options.getNodeThreads());
   }
 
   public ArconPipelineOptions getPipelineOptions() {
@@ -171,7 +179,8 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             options.getEpochFaultInjector(),
             MetricsWorkScope.INSTANCE,
             WatermarkDrift.parseMillis(
-                options.getMaxWatermarkDrift(), RuntimeConfig.DEFAULT_MAX_WATERMARK_DRIFT_MILLIS));
+                options.getMaxWatermarkDrift(), RuntimeConfig.DEFAULT_MAX_WATERMARK_DRIFT_MILLIS),
+            nodeThreads(options));
     // This JVM is the job's SDK harness: its user code logs at the job's harness log levels.
     HarnessLogLevels.Lease logLevels = HarnessLogLevels.apply(options.as(SdkHarnessOptions.class));
     CheckpointStore store = null;

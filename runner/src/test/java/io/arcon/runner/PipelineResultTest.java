@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.beam.sdk.Pipeline;
@@ -22,9 +24,17 @@ import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.metrics.StringSet;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Sum;
+import org.apache.beam.sdk.transforms.WithKeys;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.TypeDescriptors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Failure, cancellation, timeouts and metrics of {@link ArconPipelineResult}. */
 class PipelineResultTest {
@@ -173,5 +183,37 @@ class PipelineResultTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> ArconRunner.fromOptions(options));
     assertTrue(e.getMessage().contains("--parallelism"), e.getMessage());
+
+    ArconPipelineOptions threads = PipelineOptionsFactory.as(ArconPipelineOptions.class);
+    threads.setNodeThreads(-2);
+    IllegalArgumentException t =
+        assertThrows(IllegalArgumentException.class, () -> ArconRunner.fromOptions(threads));
+    assertTrue(t.getMessage().contains("--nodeThreads"), t.getMessage());
+    assertTrue(t.getMessage().contains("-2"), t.getMessage());
+  }
+
+  /**
+   * Two instances of every node pinned to a single thread, and the nodes on a shared pool of two:
+   * the same keyed sums either way (a GroupByKey across the instances, so both exchange data).
+   */
+  @ParameterizedTest
+  @CsvSource({"true, 1", "false, 2", "true, 0"})
+  void aPipelineRunsOnPinnedAndOnSharedNodeThreads(boolean pin, int nodeThreads) {
+    Pipeline p = TestPipelines.create(TestArconRunner.class);
+    ArconPipelineOptions options = p.getOptions().as(ArconPipelineOptions.class);
+    options.setPinNodes(pin);
+    options.setNodeThreads(nodeThreads);
+    PCollection<KV<Long, Long>> sums =
+        p.apply(GenerateSequence.from(0).to(10_000))
+            .apply(WithKeys.of((Long n) -> n % 7).withKeyType(TypeDescriptors.longs()))
+            .apply(Sum.longsPerKey());
+    Map<Long, Long> expected = new HashMap<>();
+    for (long n = 0; n < 10_000; n++) {
+      expected.merge(n % 7, n, Long::sum);
+    }
+    List<KV<Long, Long>> expectedSums = new ArrayList<>();
+    expected.forEach((k, v) -> expectedSums.add(KV.of(k, v)));
+    PAssert.that(sums).containsInAnyOrder(expectedSums);
+    assertEquals(PipelineResult.State.DONE, p.run().waitUntilFinish());
   }
 }

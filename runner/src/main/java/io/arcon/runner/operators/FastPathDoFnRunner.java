@@ -610,6 +610,9 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
     }
     for (int i = 0; i < ids.length; i++) {
       if (ids[i].equals(id)) {
+        // The DoFn's invoker passes its own constant, another instance than the signature's: keep
+        // the invoker's, so that its next call matches by identity instead of comparing strings.
+        ids[i] = id;
         return i;
       }
     }

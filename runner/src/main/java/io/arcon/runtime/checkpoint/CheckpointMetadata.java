@@ -31,11 +31,14 @@ record CheckpointMetadata(
     long committedAtMillis) {
 
   /**
-   * The checkpoint format. 2: a GroupByKey under a watermark trigger keeps one pane cell per window
-   * (WatermarkTriggerGroupByKeyOperator) where format 1 kept runners-core's cells, so a format-1
-   * checkpoint is refused rather than read with windows missing.
+   * The checkpoint format, raised whenever runner-internal state a checkpoint holds changes layout,
+   * so that an older checkpoint is refused with a message rather than read wrongly. 2: a GroupByKey
+   * under a watermark trigger keeps one pane cell per window (WatermarkTriggerGroupByKeyOperator)
+   * where format 1 kept runners-core's cells. 3: a merging-window GroupByKey keeps its windows'
+   * panes in the key's windows cell (MergingWindows' coder) where format 2 kept a pane cell per
+   * window.
    */
-  private static final String FORMAT = "2";
+  static final String FORMAT = "3";
 
   CheckpointMetadata {
     finishedInstances = Set.copyOf(finishedInstances);

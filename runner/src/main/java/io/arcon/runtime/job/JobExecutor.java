@@ -44,7 +44,8 @@ public final class JobExecutor {
       instances += v.parallelism();
     }
     JobMonitor monitor = new JobMonitor(instances);
-    ActorSystem system = ActorSystem.create(actorSystemName(jobName), pekkoConfig());
+    ActorSystem system =
+        ActorSystem.create(actorSystemName(jobName), pekkoConfig(config.nodeThreads(), instances));
     monitor.setShutdown(system.getWhenTerminated().toCompletableFuture());
 
     // Nodes read this map from their own threads while later vertices are still being added.
@@ -62,7 +63,10 @@ public final class JobExecutor {
       refs.put(v.id(), instanceRefs);
       for (int p = 0; p < v.parallelism(); p++) {
         instanceRefs[p] =
-            system.actorOf(NodeActor.props(v, p, config, monitor, wiring), "v" + v.id() + "-" + p);
+            system.actorOf(
+                NodeActor.props(v, p, config, monitor, wiring)
+                    .withDispatcher(NodeThreads.DISPATCHER),
+                "v" + v.id() + "-" + p);
         if (config.activity() != null) {
           config.activity().nodeStarted(instanceRefs[p]);
         }
@@ -92,18 +96,17 @@ public final class JobExecutor {
   }
 
   /**
-   * The runtime's Pekko settings, under the JVM's system properties: e.g. {@code
-   * -Dpekko.actor.default-dispatcher.fork-join-executor.parallelism-max=2} sizes the nodes' thread
-   * pool (Pekko's default: at least 8 threads). One thread per core made a per-element stateful job
-   * 12% faster and an exactly exported one (time-sorted input) 37% slower on 2 cores
-   * (benchmarks/STATE-SPEED.md), so the default stays.
+   * The runtime's Pekko settings, under the JVM's system properties (which override them): the node
+   * actors run on their own dispatcher ({@link NodeThreads}); the default dispatcher, Pekko's
+   * fork-join pool, runs everything else (the scheduler's tasks, the system's own actors).
    */
-  static Config pekkoConfig() {
+  static Config pekkoConfig(NodeThreads nodeThreads, int instances) {
     return ConfigFactory.systemProperties()
         .withFallback(
             ConfigFactory.parseString(
                 String.join(
                     "\n",
+                    nodeThreads.dispatcherConfig(instances),
                     "pekko.loglevel = WARNING",
                     "pekko.stdout-loglevel = WARNING",
                     "pekko.log-dead-letters = off",

@@ -30,6 +30,7 @@ import java.util.Map;
  * @param maxWatermarkDriftMillis how far an input channel's watermark may run ahead of the input
  *     watermark of a node that sorts its input by event time before the node holds that channel
  *     back ({@code WatermarkAlignment}); negative: never
+ * @param nodeThreads the threads that run the job's nodes
  */
 public record RuntimeConfig(
     long maxBundleSize,
@@ -46,7 +47,8 @@ public record RuntimeConfig(
     io.arcon.runtime.epoch.JobRestore restore,
     io.arcon.runtime.epoch.EpochFaultInjector faults,
     NodeWorkScope workScope,
-    long maxWatermarkDriftMillis) {
+    long maxWatermarkDriftMillis,
+    NodeThreads nodeThreads) {
 
   /** The default of {@code --maxWatermarkDrift}: a second of event time. */
   public static final long DEFAULT_MAX_WATERMARK_DRIFT_MILLIS = 1_000;
@@ -77,7 +79,8 @@ public record RuntimeConfig(
         null,
         null,
         NodeWorkScope.NONE,
-        DEFAULT_MAX_WATERMARK_DRIFT_MILLIS);
+        DEFAULT_MAX_WATERMARK_DRIFT_MILLIS,
+        NodeThreads.DEFAULT);
   }
 
   /** The same job resuming from {@code restore} with its state under {@code stateRoot}. */
@@ -97,13 +100,17 @@ public record RuntimeConfig(
         restore,
         faults,
         workScope,
-        maxWatermarkDriftMillis);
+        maxWatermarkDriftMillis,
+        nodeThreads);
   }
 
   public RuntimeConfig {
     stateBackendOptions = Map.copyOf(stateBackendOptions);
     if (workScope == null) {
       workScope = NodeWorkScope.NONE;
+    }
+    if (nodeThreads == null) {
+      nodeThreads = NodeThreads.DEFAULT;
     }
     if (maxBundleSize < 1) {
       throw new IllegalArgumentException("maxBundleSize must be >= 1, got " + maxBundleSize);

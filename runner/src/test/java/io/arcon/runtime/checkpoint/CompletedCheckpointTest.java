@@ -108,6 +108,23 @@ class CompletedCheckpointTest {
   }
 
   @Test
+  void aCheckpointOfAnotherFormatIsRefusedNamingBothFormats() throws IOException {
+    Path metadata = epoch2.resolve(CheckpointFiles.METADATA);
+    String text = Files.readString(metadata);
+    assertTrue(text.contains("format=" + CheckpointMetadata.FORMAT), text);
+    Path older = root.resolve("older.properties");
+    Files.writeString(older, text.replace("format=" + CheckpointMetadata.FORMAT, "format=2"));
+    CorruptCheckpointException e =
+        assertThrows(CorruptCheckpointException.class, () -> CheckpointMetadata.read(older));
+    assertNames(
+        e,
+        older.toString(),
+        "format 2",
+        "reads format " + CheckpointMetadata.FORMAT,
+        "restore with the Arcon version that wrote the checkpoint");
+  }
+
+  @Test
   void aMissingDirectoryOfAnInstanceThatSavedNothingIsRefusedNamingIt() throws IOException {
     // Sessions instance 0 saved nothing: its empty directory is still part of the checkpoint.
     Path empty = epoch2.resolve("vertex-1/instance-0/operator-0");

@@ -8,21 +8,23 @@ import org.junit.jupiter.api.Test;
 /** The runtime's Pekko settings: its own defaults, under the JVM's system properties. */
 class PekkoConfigTest {
   private static final String MAX =
-      "pekko.actor.default-dispatcher.fork-join-executor.parallelism-max";
+      NodeThreads.DISPATCHER + ".affinity-pool-executor.parallelism-max";
 
   @Test
   void theRuntimesOwnSettingsApply() {
-    assertEquals(8, JobExecutor.pekkoConfig().getInt("pekko.actor.default-dispatcher.throughput"));
-    assertEquals("WARNING", JobExecutor.pekkoConfig().getString("pekko.loglevel"));
+    var config = JobExecutor.pekkoConfig(NodeThreads.DEFAULT, 4);
+    assertEquals(8, config.getInt("pekko.actor.default-dispatcher.throughput"));
+    assertEquals(8, config.getInt(NodeThreads.DISPATCHER + ".throughput"));
+    assertEquals("WARNING", config.getString("pekko.loglevel"));
   }
 
   @Test
-  void aSystemPropertySizesTheNodesThreadPool() {
+  void aSystemPropertyOverridesTheNodesThreadPool() {
     String before = System.getProperty(MAX);
     System.setProperty(MAX, "3");
     try {
       ConfigFactory.invalidateCaches();
-      assertEquals(3, JobExecutor.pekkoConfig().getInt(MAX));
+      assertEquals(3, JobExecutor.pekkoConfig(new NodeThreads(true, 2), 4).getInt(MAX));
     } finally {
       if (before == null) {
         System.clearProperty(MAX);

@@ -1,0 +1,169 @@
+package io.arcon.runtime.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.arcon.runtime.graph.EdgeKind;
+import io.arcon.runtime.graph.JobGraph;
+import io.arcon.runtime.graph.OperatorNode;
+import io.arcon.runtime.graph.Vertex;
+import io.arcon.runtime.operator.Operator;
+import io.arcon.runtime.operator.OperatorContext;
+import io.arcon.runtime.operator.SourceOperator;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Which threads run a job's nodes: pinned (each instance keeps its thread) or shared. */
+class NodeThreadsTest {
+  private static final long PER_INSTANCE = 200_000;
+
+  @TempDir Path stateRoot;
+
+  /** Per "vertex/instance", the names of the threads that ran its work. */
+  private final Map<String, Set<String>> threadsOf = new ConcurrentHashMap<>();
+
+  private final AtomicLong consumed = new AtomicLong();
+
+  @Test
+  void pinnedNodesEachRunOnOneThreadOfTheirPool() throws Exception {
+    runJob(new NodeThreads(true, 2));
+    assertEquals(4, threadsOf.size(), threadsOf.toString());
+    Set<String> all = ConcurrentHashMap.newKeySet();
+    for (Map.Entry<String, Set<String>> e : threadsOf.entrySet()) {
+      assertEquals(1, e.getValue().size(), e.getKey() + " ran on " + e.getValue());
+      all.addAll(e.getValue());
+    }
+    assertEquals(2, all.size(), "threads: " + all);
+    for (String thread : all) {
+      assertTrue(thread.contains("arcon.node-dispatcher"), thread);
+    }
+    assertEquals(2 * PER_INSTANCE, consumed.get());
+  }
+
+  @Test
+  void sharedNodesRunOnTheNodeDispatchersForkJoinPool() throws Exception {
+    runJob(new NodeThreads(false, 3));
+    Set<String> all = ConcurrentHashMap.newKeySet();
+    threadsOf.values().forEach(all::addAll);
+    assertTrue(all.size() <= 3, "threads: " + all);
+    for (String thread : all) {
+      assertTrue(thread.contains("arcon.node-dispatcher"), thread);
+    }
+    assertEquals(2 * PER_INSTANCE, consumed.get());
+  }
+
+  @Test
+  void theDefaultPinsOneThreadPerProcessor() {
+    int processors = Runtime.getRuntime().availableProcessors();
+    var config = JobExecutor.pekkoConfig(NodeThreads.DEFAULT, 4);
+    String pool = NodeThreads.DISPATCHER + ".affinity-pool-executor.";
+    assertEquals("affinity-pool-executor", config.getString(NodeThreads.DISPATCHER + ".executor"));
+    assertEquals(processors, config.getInt(pool + "parallelism-min"));
+    assertEquals(processors, config.getInt(pool + "parallelism-max"));
+  }
+
+  @Test
+  void aNegativeThreadCountIsRefused() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> new NodeThreads(true, -1));
+    assertTrue(e.getMessage().contains("--nodeThreads"), e.getMessage());
+  }
+
+  private void runJob(NodeThreads threads) throws Exception {
+    JobGraph g = new JobGraph();
+    Vertex src = g.addVertex("source", 2);
+    OperatorNode s = src.addOperator("count", () -> new CountingSource(threadsOf));
+    s.declareOutputs(1);
+    Vertex sink = g.addVertex("sink", 2);
+    OperatorNode k = sink.addOperator("sink", () -> new RecordingSink(threadsOf, consumed));
+    g.connect(src, s, 0, sink, k, 0, EdgeKind.FORWARD, null);
+    RuntimeConfig base =
+        new RuntimeConfig(1000, 1000, 64, 4, stateRoot, JobClock.SYSTEM, false, null, false);
+    RuntimeConfig config =
+        new RuntimeConfig(
+            base.maxBundleSize(),
+            base.maxBundleTimeMillis(),
+            base.batchSize(),
+            base.creditsPerChannel(),
+            base.stateRoot(),
+            base.stateBackendOptions(),
+            base.clock(),
+            base.eagerBundles(),
+            base.activity(),
+            base.trackSynchronizedTime(),
+            base.checkpointing(),
+            base.restore(),
+            base.faults(),
+            base.workScope(),
+            base.maxWatermarkDriftMillis(),
+            threads);
+    JobMonitor m = JobExecutor.start("threads", g, config);
+    assertEquals(JobMonitor.Outcome.DONE, m.outcome().get(60, TimeUnit.SECONDS));
+  }
+
+  /** Emits {@link #PER_INSTANCE} numbers per instance, noting the thread of every poll. */
+  private static final class CountingSource implements SourceOperator {
+    private final Map<String, Set<String>> threadsOf;
+    private OperatorContext ctx;
+    private long next;
+
+    CountingSource(Map<String, Set<String>> threadsOf) {
+      this.threadsOf = threadsOf;
+    }
+
+    @Override
+    public void open(OperatorContext context) {
+      ctx = context;
+    }
+
+    @Override
+    public PollResult poll(int maxElements) {
+      note(threadsOf, "source/" + ctx.instanceIndex());
+      for (int i = 0; i < maxElements && next < PER_INSTANCE; i++) {
+        ctx.output().emit(0, next++);
+      }
+      return next < PER_INSTANCE ? PollResult.MORE : PollResult.DONE;
+    }
+
+    @Override
+    public long currentWatermark() {
+      return next >= PER_INSTANCE ? Long.MAX_VALUE : next - 1;
+    }
+  }
+
+  /** Counts its input, noting the thread of every element. */
+  private static final class RecordingSink implements Operator {
+    private final Map<String, Set<String>> threadsOf;
+    private final AtomicLong consumed;
+    private OperatorContext ctx;
+
+    RecordingSink(Map<String, Set<String>> threadsOf, AtomicLong consumed) {
+      this.threadsOf = threadsOf;
+      this.consumed = consumed;
+    }
+
+    @Override
+    public void open(OperatorContext context) {
+      ctx = context;
+    }
+
+    @Override
+    public void processElement(int port, Object element) {
+      note(threadsOf, "sink/" + ctx.instanceIndex());
+      consumed.incrementAndGet();
+    }
+  }
+
+  private static void note(Map<String, Set<String>> threadsOf, String node) {
+    threadsOf
+        .computeIfAbsent(node, n -> ConcurrentHashMap.newKeySet())
+        .add(Thread.currentThread().getName());
+  }
+}
