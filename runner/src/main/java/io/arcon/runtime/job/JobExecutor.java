@@ -45,7 +45,7 @@ public final class JobExecutor {
     }
     JobMonitor monitor = new JobMonitor(instances);
     ActorSystem system =
-        ActorSystem.create(actorSystemName(jobName), pekkoConfig(config.nodeThreads(), instances));
+        ActorSystem.create(actorSystemName(jobName), pekkoConfig(config.nodeThreads()));
     monitor.setShutdown(system.getWhenTerminated().toCompletableFuture());
 
     // Nodes read this map from their own threads while later vertices are still being added.
@@ -100,13 +100,13 @@ public final class JobExecutor {
    * actors run on their own dispatcher ({@link NodeThreads}); the default dispatcher, Pekko's
    * fork-join pool, runs everything else (the scheduler's tasks, the system's own actors).
    */
-  static Config pekkoConfig(NodeThreads nodeThreads, int instances) {
+  static Config pekkoConfig(NodeThreads nodeThreads) {
     return ConfigFactory.systemProperties()
         .withFallback(
             ConfigFactory.parseString(
                 String.join(
                     "\n",
-                    nodeThreads.dispatcherConfig(instances),
+                    nodeThreads.dispatcherConfig(),
                     "pekko.loglevel = WARNING",
                     "pekko.stdout-loglevel = WARNING",
                     "pekko.log-dead-letters = off",

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.ConfigFactory;
+import io.arcon.runtime.dispatch.StickyExecutorConfigurator;
 import io.arcon.runtime.graph.EdgeKind;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.OperatorNode;
@@ -31,9 +33,21 @@ class NodeThreadsTest {
 
   private final AtomicLong consumed = new AtomicLong();
 
+  /**
+   * With stealing out of the way (a thread takes another's nodes only when that one is stuck in a
+   * node's work for an hour), each node instance runs on its home thread alone.
+   */
   @Test
   void pinnedNodesEachRunOnOneThreadOfTheirPool() throws Exception {
-    runJob(new NodeThreads(true, 2));
+    String stealAfter = NodeThreads.DISPATCHER + ".sticky-executor.steal-after";
+    System.setProperty(stealAfter, "1h");
+    ConfigFactory.invalidateCaches();
+    try {
+      runJob(new NodeThreads(true, 2));
+    } finally {
+      System.clearProperty(stealAfter);
+      ConfigFactory.invalidateCaches();
+    }
     assertEquals(4, threadsOf.size(), threadsOf.toString());
     Set<String> all = ConcurrentHashMap.newKeySet();
     for (Map.Entry<String, Set<String>> e : threadsOf.entrySet()) {
@@ -42,7 +56,7 @@ class NodeThreadsTest {
     }
     assertEquals(2, all.size(), "threads: " + all);
     for (String thread : all) {
-      assertTrue(thread.contains("arcon.node-dispatcher"), thread);
+      assertTrue(thread.contains(NodeThreads.DISPATCHER), thread);
     }
     assertEquals(2 * PER_INSTANCE, consumed.get());
   }
@@ -54,7 +68,7 @@ class NodeThreadsTest {
     threadsOf.values().forEach(all::addAll);
     assertTrue(all.size() <= 3, "threads: " + all);
     for (String thread : all) {
-      assertTrue(thread.contains("arcon.node-dispatcher"), thread);
+      assertTrue(thread.contains(NodeThreads.DISPATCHER), thread);
     }
     assertEquals(2 * PER_INSTANCE, consumed.get());
   }
@@ -62,11 +76,11 @@ class NodeThreadsTest {
   @Test
   void theDefaultPinsOneThreadPerProcessor() {
     int processors = Runtime.getRuntime().availableProcessors();
-    var config = JobExecutor.pekkoConfig(NodeThreads.DEFAULT, 4);
-    String pool = NodeThreads.DISPATCHER + ".affinity-pool-executor.";
-    assertEquals("affinity-pool-executor", config.getString(NodeThreads.DISPATCHER + ".executor"));
-    assertEquals(processors, config.getInt(pool + "parallelism-min"));
-    assertEquals(processors, config.getInt(pool + "parallelism-max"));
+    var config = JobExecutor.pekkoConfig(NodeThreads.DEFAULT);
+    assertEquals(
+        StickyExecutorConfigurator.class.getName(),
+        config.getString(NodeThreads.DISPATCHER + ".executor"));
+    assertEquals(processors, config.getInt(NodeThreads.DISPATCHER + ".sticky-executor.threads"));
   }
 
   @Test

@@ -7,12 +7,11 @@ import org.junit.jupiter.api.Test;
 
 /** The runtime's Pekko settings: its own defaults, under the JVM's system properties. */
 class PekkoConfigTest {
-  private static final String MAX =
-      NodeThreads.DISPATCHER + ".affinity-pool-executor.parallelism-max";
+  private static final String MAX = NodeThreads.DISPATCHER + ".sticky-executor.threads";
 
   @Test
   void theRuntimesOwnSettingsApply() {
-    var config = JobExecutor.pekkoConfig(NodeThreads.DEFAULT, 4);
+    var config = JobExecutor.pekkoConfig(NodeThreads.DEFAULT);
     assertEquals(8, config.getInt("pekko.actor.default-dispatcher.throughput"));
     assertEquals(8, config.getInt(NodeThreads.DISPATCHER + ".throughput"));
     assertEquals("WARNING", config.getString("pekko.loglevel"));
@@ -24,7 +23,7 @@ class PekkoConfigTest {
     System.setProperty(MAX, "3");
     try {
       ConfigFactory.invalidateCaches();
-      assertEquals(3, JobExecutor.pekkoConfig(new NodeThreads(true, 2), 4).getInt(MAX));
+      assertEquals(3, JobExecutor.pekkoConfig(new NodeThreads(true, 2)).getInt(MAX));
     } finally {
       if (before == null) {
         System.clearProperty(MAX);

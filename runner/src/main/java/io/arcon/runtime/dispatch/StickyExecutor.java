@@ -1,0 +1,267 @@
+package io.arcon.runtime.dispatch;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * An executor that runs each recurring task (a Pekko actor's mailbox) on the same thread every
+ * time, so that a node's state, timers and buffers stay in one core's caches, but lets an idle
+ * thread take a waiting task from a thread that has been running one task for longer than {@code
+ * stealAfterNanos}, so that a node that blocks (a DoFn sleeping or waiting on a remote call) does
+ * not hold up the nodes that share its thread.
+ *
+ * <p>Why not Pekko's affinity pool, which pins the same way: it never moves a task, so a DoFn that
+ * slept held up every node on its thread (Beam's {@code
+ * testAfterProcessingTimeContinuationTriggerUsingState} then saw no early pane downstream), and its
+ * idle threads wake every 250 µs. Why not the fork-join pool: a node moved between threads from
+ * message to message, and each move left its working set in the other core's cache (a per-element
+ * stateful job ran at about three quarters of its pinned speed on 2 cores).
+ *
+ * <p>A task's home is its thread from its first {@link #execute}: recurring tasks (mailboxes) in
+ * turn over the threads, so that with as many threads as a job's parallelism each thread gets one
+ * instance of every vertex in the order the job creates them; any other task by its identity hash.
+ * An idle thread parks until a task arrives for it, or, while another thread has tasks waiting,
+ * wakes every {@code stealAfterNanos} to see whether that thread is stuck.
+ */
+public final class StickyExecutor extends AbstractExecutorService {
+  private final Worker[] workers;
+  private final long stealAfterNanos;
+  private final Class<?> recurring;
+
+  /** Homes of recurring tasks; they live as long as the executor (a job's actor system). */
+  private final Map<Runnable, Worker> homes = new ConcurrentHashMap<>();
+
+  private final AtomicInteger nextHome = new AtomicInteger();
+  private volatile boolean shutdown;
+
+  /**
+   * @param threads threads of the pool, at least 1
+   * @param stealAfterNanos how long a thread may run one task before an idle thread takes the tasks
+   *     waiting for it
+   * @param recurring tasks of this class (Pekko's mailbox) keep a home; others are placed by hash
+   * @param threadFactory makes the threads (Pekko's, for the dispatcher's names and daemon flag)
+   */
+  public StickyExecutor(
+      int threads, long stealAfterNanos, Class<?> recurring, ThreadFactory threadFactory) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("a sticky executor needs a thread, got " + threads);
+    }
+    this.stealAfterNanos = stealAfterNanos;
+    this.recurring = recurring;
+    workers = new Worker[threads];
+    for (int i = 0; i < threads; i++) {
+      workers[i] = new Worker();
+    }
+    for (Worker w : workers) {
+      w.thread = threadFactory.newThread(w);
+    }
+    for (Worker w : workers) {
+      w.thread.start();
+    }
+  }
+
+  @Override
+  public void execute(Runnable task) {
+    if (shutdown) {
+      throw new RejectedExecutionException("the executor is shut down");
+    }
+    Worker home = homeOf(task);
+    home.queue.offer(task);
+    if (home.parked) {
+      LockSupport.unpark(home.thread);
+    }
+    if (home.busySince != 0) {
+      // Its thread is busy: a thread parked without a deadline must start watching it.
+      for (Worker w : workers) {
+        if (w != home && w.parkedUntilTask) {
+          LockSupport.unpark(w.thread);
+          break;
+        }
+      }
+    }
+  }
+
+  private Worker homeOf(Runnable task) {
+    if (workers.length == 1) {
+      return workers[0];
+    }
+    if (recurring != null && recurring.isInstance(task)) {
+      Worker home = homes.get(task);
+      if (home == null) {
+        home =
+            homes.computeIfAbsent(
+                task, t -> workers[Math.floorMod(nextHome.getAndIncrement(), workers.length)]);
+      }
+      return home;
+    }
+    return workers[Math.floorMod(System.identityHashCode(task), workers.length)];
+  }
+
+  /** A task waiting for a thread that has run its current task too long, or null. */
+  private Runnable stealFor(Worker thief) {
+    long now = System.nanoTime();
+    for (Worker w : workers) {
+      long since = w.busySince;
+      if (w != thief && since != 0 && now - since > stealAfterNanos) {
+        Runnable task = w.queue.poll();
+        if (task != null) {
+          thief.steals++;
+          return task;
+        }
+      }
+    }
+    return null;
+  }
+
+  private boolean othersHaveWaitingTasks(Worker self) {
+    for (Worker w : workers) {
+      if (w != self && !w.queue.isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Threads of the pool (for tests). */
+  int threads() {
+    return workers.length;
+  }
+
+  /** How many tasks ran away from their home thread, because it was stuck in another one. */
+  public long steals() {
+    long sum = 0;
+    for (Worker w : workers) {
+      sum += w.steals;
+    }
+    return sum;
+  }
+
+  private final class Worker implements Runnable {
+    final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
+    Thread thread;
+
+    /** {@link System#nanoTime} when the running task started (never 0 then); 0 when none runs. */
+    volatile long busySince;
+
+    /** Set before the thread parks, so that a task arriving then unparks it. */
+    volatile boolean parked;
+
+    /** Parked with no deadline: no other thread had tasks waiting. */
+    volatile boolean parkedUntilTask;
+
+    /** Tasks this thread took from another's queue; written by this thread only. */
+    volatile long steals;
+
+    @Override
+    public void run() {
+      while (true) {
+        Runnable task = queue.poll();
+        if (task == null) {
+          task = stealFor(this);
+        }
+        if (task != null) {
+          runTask(task);
+          continue;
+        }
+        if (shutdown) {
+          return;
+        }
+        parked = true;
+        // Checked again after announcing the park: a task offered before that is seen here, one
+        // offered after it finds the flag set and unparks.
+        if (!queue.isEmpty() || shutdown) {
+          parked = false;
+          continue;
+        }
+        if (othersHaveWaitingTasks(this)) {
+          LockSupport.parkNanos(this, stealAfterNanos);
+        } else {
+          parkedUntilTask = true;
+          if (!othersHaveWaitingTasks(this) && queue.isEmpty() && !shutdown) {
+            LockSupport.park(this);
+          }
+          parkedUntilTask = false;
+        }
+        parked = false;
+      }
+    }
+
+    private void runTask(Runnable task) {
+      long start = System.nanoTime();
+      busySince = start == 0 ? 1 : start;
+      try {
+        task.run();
+      } catch (Throwable t) {
+        Thread.UncaughtExceptionHandler handler =
+            Thread.currentThread().getUncaughtExceptionHandler();
+        if (handler != null) {
+          handler.uncaughtException(Thread.currentThread(), t);
+        }
+      } finally {
+        busySince = 0;
+      }
+    }
+  }
+
+  @Override
+  public void shutdown() {
+    shutdown = true;
+    for (Worker w : workers) {
+      LockSupport.unpark(w.thread);
+    }
+  }
+
+  @Override
+  public List<Runnable> shutdownNow() {
+    shutdown = true;
+    List<Runnable> pending = new ArrayList<>();
+    for (Worker w : workers) {
+      for (Runnable task; (task = w.queue.poll()) != null; ) {
+        pending.add(task);
+      }
+      w.thread.interrupt();
+      LockSupport.unpark(w.thread);
+    }
+    return pending;
+  }
+
+  @Override
+  public boolean isShutdown() {
+    return shutdown;
+  }
+
+  @Override
+  public boolean isTerminated() {
+    if (!shutdown) {
+      return false;
+    }
+    for (Worker w : workers) {
+      if (w.thread.isAlive()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+    long deadline = System.nanoTime() + unit.toNanos(timeout);
+    for (Worker w : workers) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return isTerminated();
+      }
+      TimeUnit.NANOSECONDS.timedJoin(w.thread, left);
+    }
+    return isTerminated();
+  }
+}
