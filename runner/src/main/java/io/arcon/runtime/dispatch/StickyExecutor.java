@@ -80,12 +80,19 @@ public final class StickyExecutor extends AbstractExecutorService {
       LockSupport.unpark(home.thread);
     }
     if (home.busySince != 0) {
-      // Its thread is busy: a thread parked without a deadline must start watching it.
-      for (Worker w : workers) {
-        if (w != home && w.parkedUntilTask) {
-          LockSupport.unpark(w.thread);
-          break;
-        }
+      wakeWatcher(home); // its thread is busy: the task may wait behind a stuck one
+    }
+  }
+
+  /**
+   * Unparks a thread parked without a deadline, if there is one, so that it watches whether {@code
+   * busy}, which has tasks waiting, gets stuck.
+   */
+  private void wakeWatcher(Worker busy) {
+    for (Worker w : workers) {
+      if (w != busy && w.parkedUntilTask) {
+        LockSupport.unpark(w.thread);
+        return;
       }
     }
   }
@@ -167,6 +174,9 @@ public final class StickyExecutor extends AbstractExecutorService {
         Runnable task = queue.poll();
         if (task == null) {
           task = stealFor(this);
+        } else if (!queue.isEmpty()) {
+          // Tasks wait behind this one, which may block: make sure an idle thread watches.
+          wakeWatcher(this);
         }
         if (task != null) {
           runTask(task);
