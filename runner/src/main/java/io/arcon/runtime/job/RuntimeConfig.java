@@ -104,6 +104,27 @@ public record RuntimeConfig(
         nodeThreads);
   }
 
+  /** The same job on other node threads. */
+  public RuntimeConfig withNodeThreads(NodeThreads threads) {
+    return new RuntimeConfig(
+        maxBundleSize,
+        maxBundleTimeMillis,
+        batchSize,
+        creditsPerChannel,
+        stateRoot,
+        stateBackendOptions,
+        clock,
+        eagerBundles,
+        activity,
+        trackSynchronizedTime,
+        checkpointing,
+        restore,
+        faults,
+        workScope,
+        maxWatermarkDriftMillis,
+        threads);
+  }
+
   public RuntimeConfig {
     stateBackendOptions = Map.copyOf(stateBackendOptions);
     if (workScope == null) {

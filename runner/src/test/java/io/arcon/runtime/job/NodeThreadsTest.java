@@ -98,26 +98,9 @@ class NodeThreadsTest {
     Vertex sink = g.addVertex("sink", 2);
     OperatorNode k = sink.addOperator("sink", () -> new RecordingSink(threadsOf, consumed));
     g.connect(src, s, 0, sink, k, 0, EdgeKind.FORWARD, null);
-    RuntimeConfig base =
-        new RuntimeConfig(1000, 1000, 64, 4, stateRoot, JobClock.SYSTEM, false, null, false);
     RuntimeConfig config =
-        new RuntimeConfig(
-            base.maxBundleSize(),
-            base.maxBundleTimeMillis(),
-            base.batchSize(),
-            base.creditsPerChannel(),
-            base.stateRoot(),
-            base.stateBackendOptions(),
-            base.clock(),
-            base.eagerBundles(),
-            base.activity(),
-            base.trackSynchronizedTime(),
-            base.checkpointing(),
-            base.restore(),
-            base.faults(),
-            base.workScope(),
-            base.maxWatermarkDriftMillis(),
-            threads);
+        new RuntimeConfig(1000, 1000, 64, 4, stateRoot, JobClock.SYSTEM, false, null, false)
+            .withNodeThreads(threads);
     JobMonitor m = JobExecutor.start("threads", g, config);
     assertEquals(JobMonitor.Outcome.DONE, m.outcome().get(60, TimeUnit.SECONDS));
   }
