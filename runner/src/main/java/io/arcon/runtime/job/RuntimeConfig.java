@@ -85,27 +85,16 @@ public record RuntimeConfig(
 
   /** The same job resuming from {@code restore} with its state under {@code stateRoot}. */
   public RuntimeConfig resumingFrom(io.arcon.runtime.epoch.JobRestore restore, Path stateRoot) {
-    return new RuntimeConfig(
-        maxBundleSize,
-        maxBundleTimeMillis,
-        batchSize,
-        creditsPerChannel,
-        stateRoot,
-        stateBackendOptions,
-        clock,
-        eagerBundles,
-        activity,
-        trackSynchronizedTime,
-        checkpointing,
-        restore,
-        faults,
-        workScope,
-        maxWatermarkDriftMillis,
-        nodeThreads);
+    return with(restore, stateRoot, nodeThreads);
   }
 
   /** The same job on other node threads. */
   public RuntimeConfig withNodeThreads(NodeThreads threads) {
+    return with(restore, stateRoot, threads);
+  }
+
+  private RuntimeConfig with(
+      io.arcon.runtime.epoch.JobRestore restore, Path stateRoot, NodeThreads threads) {
     return new RuntimeConfig(
         maxBundleSize,
         maxBundleTimeMillis,
