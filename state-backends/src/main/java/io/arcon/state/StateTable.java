@@ -18,6 +18,22 @@ public interface StateTable {
   /** The value stored under {@code key}, or {@code null}. */
   byte[] get(byte[] key);
 
+  /**
+   * The value stored under {@code key} decoded by {@code decoder}, or {@code null} when there is
+   * none. Engines that hold values in the JVM override it to decode them where they lie, without
+   * the copy {@link #get} returns; the decoder must not keep the array.
+   */
+  default <T> T get(byte[] key, ValueDecoder<T> decoder) {
+    byte[] value = get(key);
+    return value == null ? null : decoder.decode(value, 0, value.length);
+  }
+
+  /** Reads a value from {@code bytes[offset, offset + length)}, which it must not keep. */
+  @FunctionalInterface
+  interface ValueDecoder<T> {
+    T decode(byte[] bytes, int offset, int length);
+  }
+
   void put(byte[] key, byte[] value);
 
   void delete(byte[] key);

@@ -85,6 +85,43 @@ public abstract class StateBackendConformanceTest {
   }
 
   /**
+   * A get through a decoder sees exactly the bytes {@link StateTable#get(byte[])} returns, for
+   * values held inline and in a slab (short and long, long keys), lists, overwritten and deleted
+   * rows, and nothing for an absent key.
+   */
+  @Test
+  void aDecodingGetSeesExactlyTheStoredValue() {
+    StateTable t = backend.table("t");
+    StateTable.ValueDecoder<byte[]> copy =
+        (bytes, offset, length) -> Arrays.copyOfRange(bytes, offset, offset + length);
+    Random random = new Random(17);
+    Map<Integer, byte[]> values = new TreeMap<>();
+    for (int k = 0; k < 300; k++) {
+      byte[] key = new byte[1 + random.nextInt(k % 3 == 0 ? 90 : 12)];
+      random.nextBytes(key);
+      key[0] = (byte) k;
+      key = Arrays.copyOf(key, key.length + 1);
+      key[key.length - 1] = (byte) (k >> 8);
+      byte[] value = new byte[random.nextInt(k % 2 == 0 ? 8 : 300)];
+      random.nextBytes(value);
+      t.put(key, value);
+      values.put(k, key);
+    }
+    for (byte[] key : values.values()) {
+      assertArrayEquals(t.get(key), t.get(key, copy));
+    }
+    byte[] first = values.get(0);
+    t.put(first, b(1, 2, 3, 4, 5, 6, 7, 8, 9));
+    assertArrayEquals(b(1, 2, 3, 4, 5, 6, 7, 8, 9), t.get(first, copy));
+    t.delete(first);
+    assertNull(t.get(first, copy));
+    assertNull(t.get(b(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), copy));
+    t.append(b(7, 7), b(1));
+    t.append(b(7, 7), b(2, 3));
+    assertArrayEquals(t.get(b(7, 7)), t.get(b(7, 7), copy));
+  }
+
+  /**
    * A caller may keep what a get returned: overwriting the row, with a value of the same length
    * (which an engine may copy into its own array in place) or another, must not change it, nor may
    * the array passed to a put be written into later (it may be stored under another key too).

@@ -567,8 +567,11 @@ public final class BackendStateInternals<K> implements StateInternals {
     @Override
     public <T> ValueState<T> bindValue(StateTag<ValueState<T>> spec, Coder<T> coder) {
       ChainRecorder recorder = recorder(spec, ExportedState.Kind.VALUE);
+      StateTable.ValueDecoder<T> decoder = StateCoding.stampedDecoder(coder);
       factory =
-          a -> new BackendValueState<>(BackendStateInternals.this, stateTable, a, recorder, coder);
+          a ->
+              new BackendValueState<>(
+                  BackendStateInternals.this, stateTable, a, recorder, coder, decoder);
       return (ValueState<T>) factory.create(address);
     }
 

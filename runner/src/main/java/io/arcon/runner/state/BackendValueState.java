@@ -8,15 +8,21 @@ import org.apache.beam.sdk.state.ValueState;
 /** ValueState: one row at the cell's address holding {@code [updated_at][value]}. */
 final class BackendValueState<T> extends BackendState implements ValueState<T> {
   private final Coder<T> coder;
+  private final StateTable.ValueDecoder<T> decoder;
 
+  /**
+   * @param decoder {@link StateCoding#stampedDecoder} of {@code coder}, made once per binding
+   */
   BackendValueState(
       BackendStateInternals<?> internals,
       StateTable table,
       byte[] address,
       ChainRecorder history,
-      Coder<T> coder) {
+      Coder<T> coder,
+      StateTable.ValueDecoder<T> decoder) {
     super(internals, table, address, history);
     this.coder = coder;
+    this.decoder = decoder;
   }
 
   @Override
@@ -35,8 +41,7 @@ final class BackendValueState<T> extends BackendState implements ValueState<T> {
 
   @Override
   public T read() {
-    byte[] stored = table.get(address);
-    return stored == null ? null : StateCoding.decodeStamped(coder, stored);
+    return table.get(address, decoder);
   }
 
   @Override

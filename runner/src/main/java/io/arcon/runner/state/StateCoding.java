@@ -1,5 +1,6 @@
 package io.arcon.runner.state;
 
+import io.arcon.state.StateTable;
 import java.io.IOException;
 import org.apache.beam.sdk.coders.Coder;
 
@@ -66,10 +67,23 @@ public final class StateCoding {
     return decode(coder, stored, STAMP_BYTES);
   }
 
+  /**
+   * Decodes the value of a stamped row where it lies ({@link StateTable#get(byte[],
+   * StateTable.ValueDecoder)}), so that a read allocates no copy of the row.
+   */
+  static <T> StateTable.ValueDecoder<T> stampedDecoder(Coder<T> coder) {
+    return (bytes, offset, length) ->
+        decode(coder, new ByteArrayInput(bytes, offset + STAMP_BYTES, offset + length));
+  }
+
   /** Decodes {@code bytes[offset..]} with the coder. */
   public static <T> T decode(Coder<T> coder, byte[] bytes, int offset) {
+    return decode(coder, new ByteArrayInput(bytes, offset));
+  }
+
+  private static <T> T decode(Coder<T> coder, ByteArrayInput input) {
     try {
-      return coder.decode(new ByteArrayInput(bytes, offset));
+      return coder.decode(input);
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException(
           "Could not decode stored state with coder "

@@ -1,6 +1,7 @@
 package io.arcon.state.heap;
 
 import io.arcon.state.KeyBytes;
+import io.arcon.state.StateTable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -103,6 +104,16 @@ final class HeapIndex {
   /** A copy of the plain value at {@code position} (which must not hold a list). */
   byte[] value(int position) {
     return map.value(position);
+  }
+
+  /** The value at {@code position} decoded where it lies: the plain value or the framed list. */
+  <T> T decodeValue(int position, StateTable.ValueDecoder<T> decoder) {
+    FramedList list = list(position);
+    if (list != null) {
+      byte[] framed = list.framedCopy();
+      return decoder.decode(framed, 0, framed.length);
+    }
+    return map.decodeValue(position, decoder);
   }
 
   /** A copy of the value at {@code position}: the plain value or the framed list. */

@@ -53,6 +53,12 @@ final class HeapStateTable implements StateTable {
   }
 
   @Override
+  public <T> T get(byte[] key, ValueDecoder<T> decoder) {
+    int position = index.indexOf(key);
+    return position < 0 ? null : index.decodeValue(position, decoder);
+  }
+
+  @Override
   public void put(byte[] key, byte[] value) {
     Objects.requireNonNull(value, "value");
     int position = index.indexOf(key);

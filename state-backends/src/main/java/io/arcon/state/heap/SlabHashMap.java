@@ -1,6 +1,7 @@
 package io.arcon.state.heap;
 
 import io.arcon.state.ByteKeyHash;
+import io.arcon.state.StateTable;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -223,6 +224,28 @@ final class SlabHashMap {
   }
 
   /** A copy of the byte value at {@code position}. */
+  /** The plain value at {@code position} decoded where it lies (see {@link #value}). */
+  <T> T decodeValue(int position, StateTable.ValueDecoder<T> decoder) {
+    byte[] c = cellChunk(position);
+    int o = cellOffset(position);
+    byte kind = c[o + CELL_KIND];
+    if (kind == INLINE) {
+      int start = o + CELL_KEY + (c[o + CELL_KEY_LENGTH] & 0xff);
+      return decoder.decode(c, start, c[o + CELL_VALUE_LENGTH] & 0xff);
+    }
+    if (kind == IN_SLAB) {
+      long offset = (long) LONGS.get(c, o + CELL_SLAB_OFFSET);
+      byte[] chunk = chunks[(int) (offset >>> CHUNK_BITS)];
+      int pos = (int) offset & (CHUNK_SIZE - 1);
+      int keyLength = (int) INTS.get(chunk, pos + KEY_LENGTH);
+      int valueLength = (int) INTS.get(chunk, pos + VALUE_LENGTH);
+      if (valueLength >= 0) {
+        return decoder.decode(chunk, pos + HEADER + keyLength, valueLength);
+      }
+    }
+    throw new IllegalStateException("the entry holds an object");
+  }
+
   byte[] value(int position) {
     byte[] c = cellChunk(position);
     int o = cellOffset(position);
