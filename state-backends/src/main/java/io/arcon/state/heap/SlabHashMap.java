@@ -223,8 +223,7 @@ final class SlabHashMap {
     return length;
   }
 
-  /** A copy of the byte value at {@code position}. */
-  /** The plain value at {@code position} decoded where it lies (see {@link #value}). */
+  /** The plain value at {@code position} decoded where it lies. */
   <T> T decodeValue(int position, StateTable.ValueDecoder<T> decoder) {
     byte[] c = cellChunk(position);
     int o = cellOffset(position);
@@ -246,27 +245,13 @@ final class SlabHashMap {
     throw new IllegalStateException("the entry holds an object");
   }
 
+  /** A copy of the byte value at {@code position}. */
   byte[] value(int position) {
-    byte[] c = cellChunk(position);
-    int o = cellOffset(position);
-    byte kind = c[o + CELL_KIND];
-    if (kind == INLINE) {
-      int start = o + CELL_KEY + (c[o + CELL_KEY_LENGTH] & 0xff);
-      return Arrays.copyOfRange(c, start, start + (c[o + CELL_VALUE_LENGTH] & 0xff));
-    }
-    if (kind == IN_SLAB) {
-      long offset = (long) LONGS.get(c, o + CELL_SLAB_OFFSET);
-      byte[] chunk = chunks[(int) (offset >>> CHUNK_BITS)];
-      int pos = (int) offset & (CHUNK_SIZE - 1);
-      int keyLength = (int) INTS.get(chunk, pos + KEY_LENGTH);
-      int valueLength = (int) INTS.get(chunk, pos + VALUE_LENGTH);
-      if (valueLength >= 0) {
-        int start = pos + HEADER + keyLength;
-        return Arrays.copyOfRange(chunk, start, start + valueLength);
-      }
-    }
-    throw new IllegalStateException("the entry holds an object");
+    return decodeValue(position, COPY);
   }
+
+  private static final StateTable.ValueDecoder<byte[]> COPY =
+      (bytes, offset, length) -> Arrays.copyOfRange(bytes, offset, offset + length);
 
   /** A copy of the key at {@code position}. */
   byte[] key(int position) {
