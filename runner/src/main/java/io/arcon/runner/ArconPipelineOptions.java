@@ -39,12 +39,13 @@ public interface ArconPipelineOptions
   void setMaxBundleTimeMills(Long time);
 
   @Description(
-      "Whether each node instance (a parallel instance of a fused chain of transforms) always runs"
-          + " on the same thread, one queue per thread (Pekko's affinity pool): its state, timers"
-          + " and buffers then stay in one core's caches. false: the nodes share a work-stealing"
-          + " pool (Pekko's fork-join pool), where a DoFn that blocks (a remote call, a sleep)"
-          + " holds up only its own thread, not the nodes pinned with it; choose it for pipelines"
-          + " whose DoFns block.")
+      "Whether each node instance (a parallel instance of a fused chain of transforms) runs on its"
+          + " own home thread every time, one queue per thread: its state, timers and buffers then"
+          + " stay in one core's caches; an idle thread takes the nodes waiting"
+          + " behind one stuck in a node's work for over 2 ms. When DoFns block on every thread at"
+          + " once the other nodes wait for them: for pipelines whose DoFns block (remote calls),"
+          + " set more --nodeThreads or --pinNodes=false, where the nodes share a work-stealing"
+          + " pool (Pekko's fork-join pool, at least 8 threads).")
   @Default.Boolean(true)
   Boolean getPinNodes();
 
