@@ -41,10 +41,9 @@ public interface ArconPipelineOptions
   @Description(
       "Whether each node instance (a parallel instance of a fused chain of transforms) runs on its"
           + " own home thread every time, one queue per thread: its state, timers and buffers then"
-          + " stay in one core's caches; an idle thread takes the nodes waiting"
-          + " behind one stuck in a node's work for over 2 ms. When DoFns block on every thread at"
-          + " once the other nodes wait for them: for pipelines whose DoFns block (remote calls),"
-          + " set more --nodeThreads or --pinNodes=false, where the nodes share a work-stealing"
+          + " stay in one core's caches. An idle thread takes the nodes waiting behind one stuck in"
+          + " a node's work for over 2 ms, and when every thread is blocked (sleeping, waiting, or"
+          + " 50 ms in one task) a spare thread takes them. false: the nodes share a work-stealing"
           + " pool (Pekko's fork-join pool, at least 8 threads).")
   @Default.Boolean(true)
   Boolean getPinNodes();

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -17,7 +18,9 @@ import java.util.concurrent.locks.LockSupport;
  * time, so that a node's state, timers and buffers stay in one core's caches, but lets an idle
  * thread take a waiting task from a thread that has been running one task for longer than {@code
  * stealAfterNanos}, so that a node that blocks (a DoFn sleeping or waiting on a remote call) does
- * not hold up the nodes that share its thread.
+ * not hold up the nodes that share its thread. When every thread is blocked (sleeping, waiting, or
+ * in one task for 50 ms) while tasks wait, a spare thread starts to take them (up to {@link
+ * #maxSpares(int)}), and ends after a second with nothing to take.
  *
  * <p>Why not Pekko's affinity pool, which pins the same way: it never moves a task, so a DoFn that
  * slept held up every node on its thread (Beam's {@code
@@ -30,12 +33,27 @@ import java.util.concurrent.locks.LockSupport;
  * turn over the threads, so that with as many threads as a job's parallelism each thread gets one
  * instance of every vertex in the order the job creates them; any other task by its identity hash.
  * An idle thread parks until a task arrives for it, or, while another thread has tasks waiting,
- * wakes every {@code stealAfterNanos} to see whether that thread is stuck.
+ * wakes every {@code stealAfterNanos} to see whether that thread is stuck. A watchdog thread does
+ * the same while no thread is idle, to start spares.
  */
 public final class StickyExecutor extends AbstractExecutorService {
+  /** A task that runs this long counts as blocked even while its thread is runnable (I/O). */
+  private static final long BUSY_AS_BLOCKED_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+  /** Wake-ups with nothing to take after which a spare thread ends (about a second). */
+  private static final int SPARE_IDLE_ROUNDS = 500;
+
   private final Worker[] workers;
   private final long stealAfterNanos;
   private final Class<?> recurring;
+  private final ThreadFactory threadFactory;
+  private final int maxSpares;
+  private final List<Worker> spares = new CopyOnWriteArrayList<>();
+  private final AtomicInteger spareCount = new AtomicInteger();
+  private final Thread watchdog;
+
+  /** Set while the watchdog parks without a deadline (no task waited behind a busy thread). */
+  private volatile boolean watchdogParked;
 
   /** Homes of recurring tasks; they live as long as the executor (a job's actor system). */
   private final Map<Runnable, Worker> homes = new ConcurrentHashMap<>();
@@ -57,16 +75,28 @@ public final class StickyExecutor extends AbstractExecutorService {
     }
     this.stealAfterNanos = stealAfterNanos;
     this.recurring = recurring;
+    this.threadFactory = threadFactory;
+    this.maxSpares = maxSpares(threads);
     workers = new Worker[threads];
     for (int i = 0; i < threads; i++) {
-      workers[i] = new Worker();
+      workers[i] = new Worker(false);
     }
     for (Worker w : workers) {
       w.thread = threadFactory.newThread(w);
     }
+    watchdog = threadFactory.newThread(this::watch);
     for (Worker w : workers) {
       w.thread.start();
     }
+    watchdog.start();
+  }
+
+  /**
+   * Spare threads at most: enough for the pool to reach the 8 threads of Pekko's default pool,
+   * where blocking DoFns used to leave threads to the rest, and at least as many as the pool has.
+   */
+  static int maxSpares(int threads) {
+    return Math.max(threads, 8 - threads);
   }
 
   @Override
@@ -85,8 +115,8 @@ public final class StickyExecutor extends AbstractExecutorService {
   }
 
   /**
-   * Unparks a thread parked without a deadline, if there is one, so that it watches whether {@code
-   * busy}, which has tasks waiting, gets stuck.
+   * Unparks a thread parked without a deadline, or else the watchdog, so that it watches whether
+   * {@code busy}, which has tasks waiting, gets stuck.
    */
   private void wakeWatcher(Worker busy) {
     for (Worker w : workers) {
@@ -94,6 +124,9 @@ public final class StickyExecutor extends AbstractExecutorService {
         LockSupport.unpark(w.thread);
         return;
       }
+    }
+    if (watchdogParked) {
+      LockSupport.unpark(watchdog);
     }
   }
 
@@ -138,9 +171,77 @@ public final class StickyExecutor extends AbstractExecutorService {
     return false;
   }
 
+  /**
+   * The watchdog: while tasks wait behind busy threads, checks every {@code stealAfterNanos}
+   * whether every thread is stuck (none idle to take them) and starts a spare then.
+   */
+  private void watch() {
+    while (!shutdown) {
+      if (!othersHaveWaitingTasks(null)) {
+        watchdogParked = true;
+        if (!othersHaveWaitingTasks(null) && !shutdown) {
+          LockSupport.park(this);
+        }
+        watchdogParked = false;
+        continue;
+      }
+      LockSupport.parkNanos(this, stealAfterNanos);
+      if (everyThreadStuckWithTasksWaiting()) {
+        startSpare();
+      }
+    }
+  }
+
+  /**
+   * Whether every thread is blocked in a task (sleeping, waiting, or running one task for over
+   * {@link #BUSY_AS_BLOCKED_NANOS}) while tasks wait: the cores idle and work waits. A thread that
+   * computes through a long task is not blocked: it gets to its queue soon, and a spare would only
+   * take a core from it.
+   */
+  private boolean everyThreadStuckWithTasksWaiting() {
+    long now = System.nanoTime();
+    boolean waiting = false;
+    for (Worker w : workers) {
+      long since = w.busySince;
+      if (since == 0) {
+        return false; // an idle thread takes what waits
+      }
+      long busy = now - since;
+      boolean blocked =
+          busy > BUSY_AS_BLOCKED_NANOS
+              || (busy > stealAfterNanos && w.thread.getState() != Thread.State.RUNNABLE);
+      if (!blocked) {
+        return false;
+      }
+      waiting |= !w.queue.isEmpty();
+    }
+    for (Worker spare : spares) {
+      if (spare.busySince == 0) {
+        return false;
+      }
+    }
+    return waiting;
+  }
+
+  private void startSpare() {
+    if (spareCount.incrementAndGet() > maxSpares) {
+      spareCount.decrementAndGet();
+      return;
+    }
+    Worker spare = new Worker(true);
+    spare.thread = threadFactory.newThread(spare);
+    spares.add(spare);
+    spare.thread.start();
+  }
+
   /** Threads of the pool (for tests). */
   int threads() {
     return workers.length;
+  }
+
+  /** Spare threads running now (for tests). */
+  int spares() {
+    return spareCount.get();
   }
 
   /** How many tasks ran away from their home thread, because it was stuck in another one. */
@@ -149,11 +250,15 @@ public final class StickyExecutor extends AbstractExecutorService {
     for (Worker w : workers) {
       sum += w.steals;
     }
+    for (Worker w : spares) {
+      sum += w.steals;
+    }
     return sum;
   }
 
   private final class Worker implements Runnable {
     final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
+    final boolean spare;
     Thread thread;
 
     /** {@link System#nanoTime} when the running task started (never 0 then); 0 when none runs. */
@@ -168,8 +273,16 @@ public final class StickyExecutor extends AbstractExecutorService {
     /** Tasks this thread took from another's queue; written by this thread only. */
     volatile long steals;
 
+    Worker(boolean spare) {
+      this.spare = spare;
+    }
+
     @Override
     public void run() {
+      if (spare) {
+        runSpare();
+        return;
+      }
       while (true) {
         Runnable task = queue.poll();
         if (task == null) {
@@ -205,6 +318,26 @@ public final class StickyExecutor extends AbstractExecutorService {
       }
     }
 
+    /** A spare has no home tasks: it takes what waits behind stuck threads, then ends. */
+    private void runSpare() {
+      try {
+        int idleRounds = 0;
+        while (!shutdown && idleRounds < SPARE_IDLE_ROUNDS) {
+          Runnable task = stealFor(this);
+          if (task != null) {
+            idleRounds = 0;
+            runTask(task);
+          } else {
+            idleRounds++;
+            LockSupport.parkNanos(this, stealAfterNanos);
+          }
+        }
+      } finally {
+        spares.remove(this);
+        spareCount.decrementAndGet();
+      }
+    }
+
     private void runTask(Runnable task) {
       long start = System.nanoTime();
       busySince = start == 0 ? 1 : start;
@@ -228,6 +361,10 @@ public final class StickyExecutor extends AbstractExecutorService {
     for (Worker w : workers) {
       LockSupport.unpark(w.thread);
     }
+    for (Worker w : spares) {
+      LockSupport.unpark(w.thread);
+    }
+    LockSupport.unpark(watchdog);
   }
 
   @Override
@@ -241,6 +378,11 @@ public final class StickyExecutor extends AbstractExecutorService {
       w.thread.interrupt();
       LockSupport.unpark(w.thread);
     }
+    for (Worker w : spares) {
+      w.thread.interrupt();
+      LockSupport.unpark(w.thread);
+    }
+    LockSupport.unpark(watchdog);
     return pending;
   }
 
@@ -251,7 +393,7 @@ public final class StickyExecutor extends AbstractExecutorService {
 
   @Override
   public boolean isTerminated() {
-    if (!shutdown) {
+    if (!shutdown || watchdog.isAlive() || spareCount.get() > 0) {
       return false;
     }
     for (Worker w : workers) {
@@ -265,12 +407,20 @@ public final class StickyExecutor extends AbstractExecutorService {
   @Override
   public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
     long deadline = System.nanoTime() + unit.toNanos(timeout);
+    List<Thread> threads = new ArrayList<>();
     for (Worker w : workers) {
+      threads.add(w.thread);
+    }
+    for (Worker w : spares) {
+      threads.add(w.thread);
+    }
+    threads.add(watchdog);
+    for (Thread t : threads) {
       long left = deadline - System.nanoTime();
       if (left <= 0) {
         return isTerminated();
       }
-      TimeUnit.NANOSECONDS.timedJoin(w.thread, left);
+      TimeUnit.NANOSECONDS.timedJoin(t, left);
     }
     return isTerminated();
   }

@@ -10,9 +10,9 @@ import io.arcon.runtime.dispatch.StickyExecutorConfigurator;
  * another node's work for {@link #STEAL_AFTER_MICROS} while a thread idles. A node's state, timers
  * and buffers then stay in one core's caches: with the work-stealing pool a node moved between
  * threads from message to message, and on 2 cores a per-element stateful job ran at about three
- * quarters of its pinned speed (benchmarks/STATE-SPEED.md). The pool does not grow: when DoFns
- * block on every thread at once, the other nodes wait for them. Shared ({@code pinned} false) keeps
- * Pekko's work-stealing fork-join pool (at least 8 threads), for pipelines whose DoFns block.
+ * quarters of its pinned speed (benchmarks/STATE-SPEED.md). When DoFns block on every thread at
+ * once, spare threads take the waiting nodes. Shared ({@code pinned} false) keeps Pekko's
+ * work-stealing fork-join pool (at least 8 threads).
  *
  * @param pinned whether each node instance keeps its thread
  * @param threads threads of the pool; 0 for the default: one per available processor when pinned,

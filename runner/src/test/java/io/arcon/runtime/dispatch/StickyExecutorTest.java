@@ -116,6 +116,57 @@ class StickyExecutorTest {
     assertTrue(behind.ranOn.containsAll(blocked.ranOn), behind.ranOn + " / " + blocked.ranOn);
   }
 
+  /**
+   * Every thread blocked (here the only one) while a task waits: a spare thread takes it, and ends
+   * once there is nothing more to take.
+   */
+  @Test
+  void aSpareThreadTakesWhatWaitsWhenEveryThreadIsBlocked() throws Exception {
+    executor = new StickyExecutor(1, STEAL_AFTER_NANOS, Recurring.class, threads);
+    Recurring blocked = new Recurring();
+    Recurring behind = new Recurring();
+    CountDownLatch release = new CountDownLatch(1);
+    blocked.hold = release;
+    executor.execute(blocked);
+    awaitRuns(blocked, 1);
+    executor.execute(behind);
+    try {
+      awaitRuns(behind, 1);
+      assertNotEquals(blocked.ranOn, behind.ranOn);
+      assertEquals(1, executor.spares());
+    } finally {
+      release.countDown();
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (executor.spares() > 0) {
+      assertTrue(System.nanoTime() < deadline, "the spare thread did not end");
+      Thread.sleep(20);
+    }
+  }
+
+  /**
+   * Threads that compute (runnable, under 50 ms per task) get no spare, however long they queue.
+   */
+  @Test
+  void busyThreadsGetNoSpare() throws Exception {
+    executor = new StickyExecutor(1, STEAL_AFTER_NANOS, Recurring.class, threads);
+    Runnable spin =
+        () -> {
+          long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
+          while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+          }
+        };
+    for (int i = 0; i < 30; i++) {
+      executor.execute(spin);
+      assertEquals(0, executor.spares());
+    }
+    Recurring last = new Recurring();
+    executor.execute(last);
+    awaitRuns(last, 1);
+    assertEquals(0, executor.spares());
+  }
+
   @Test
   void idleThreadsParkUntilATaskComes() throws Exception {
     executor = new StickyExecutor(2, STEAL_AFTER_NANOS, Recurring.class, threads);
