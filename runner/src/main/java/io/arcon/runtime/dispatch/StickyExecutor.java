@@ -154,7 +154,6 @@ public final class StickyExecutor extends AbstractExecutorService {
       if (w != thief && since != 0 && now - since > stealAfterNanos) {
         Runnable task = w.queue.poll();
         if (task != null) {
-          thief.steals++;
           return task;
         }
       }
@@ -234,26 +233,9 @@ public final class StickyExecutor extends AbstractExecutorService {
     spare.thread.start();
   }
 
-  /** Threads of the pool (for tests). */
-  int threads() {
-    return workers.length;
-  }
-
   /** Spare threads running now (for tests). */
   int spares() {
     return spareCount.get();
-  }
-
-  /** How many tasks ran away from their home thread, because it was stuck in another one. */
-  public long steals() {
-    long sum = 0;
-    for (Worker w : workers) {
-      sum += w.steals;
-    }
-    for (Worker w : spares) {
-      sum += w.steals;
-    }
-    return sum;
   }
 
   private final class Worker implements Runnable {
@@ -269,9 +251,6 @@ public final class StickyExecutor extends AbstractExecutorService {
 
     /** Parked with no deadline: no other thread had tasks waiting. */
     volatile boolean parkedUntilTask;
-
-    /** Tasks this thread took from another's queue; written by this thread only. */
-    volatile long steals;
 
     Worker(boolean spare) {
       this.spare = spare;

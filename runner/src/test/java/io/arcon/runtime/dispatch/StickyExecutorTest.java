@@ -14,6 +14,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -60,9 +62,15 @@ class StickyExecutorTest {
   }
 
   private static void awaitRuns(Recurring task, int runs) throws InterruptedException {
+    awaitUntil(() -> task.runs.get() >= runs, () -> "ran " + task.runs.get() + " of " + runs);
+  }
+
+  /** Waits up to 10 s for {@code condition}, failing with {@code failure}'s message. */
+  private static void awaitUntil(BooleanSupplier condition, Supplier<String> failure)
+      throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (task.runs.get() < runs) {
-      assertTrue(System.nanoTime() < deadline, "ran " + task.runs.get() + " of " + runs);
+    while (!condition.getAsBoolean()) {
+      assertTrue(System.nanoTime() < deadline, failure);
       Thread.sleep(1);
     }
   }
@@ -137,11 +145,7 @@ class StickyExecutorTest {
     } finally {
       release.countDown();
     }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (executor.spares() > 0) {
-      assertTrue(System.nanoTime() < deadline, "the spare thread did not end");
-      Thread.sleep(20);
-    }
+    awaitUntil(() -> executor.spares() == 0, () -> "the spare thread did not end");
   }
 
   /**
