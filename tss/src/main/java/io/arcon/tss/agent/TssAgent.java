@@ -6,6 +6,7 @@ import io.arcon.tss.model.KeyLiterals;
 import io.arcon.tss.model.Names;
 import io.arcon.tss.model.StateDescriptor;
 import io.arcon.tss.model.StateRow;
+import io.arcon.tss.model.StateSchema;
 import io.arcon.tss.proto.AppMessage;
 import io.arcon.tss.proto.Consistency;
 import io.arcon.tss.proto.ControlMessage;
@@ -22,6 +23,7 @@ import io.arcon.tss.wire.ProtoTime;
 import io.arcon.tss.wire.StateInfos;
 import io.arcon.tss.write.OutputMetadata;
 import io.arcon.tss.write.ParquetVersionWriter;
+import io.arcon.tss.write.ParquetWarmUp;
 import io.arcon.tss.write.PartFile;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
@@ -420,6 +422,9 @@ public final class TssAgent implements AutoCloseable {
             }
           }
           log(connectionLog.registered());
+          if (source.states().stream().anyMatch(s -> s.consistency() == Consistency.EXACT)) {
+            warmUpWriter(); // exported states: versions of them will be asked for
+          }
         }
         case DRAINED -> {
           synchronized (lock) {
@@ -434,6 +439,9 @@ public final class TssAgent implements AutoCloseable {
             if (generation != streamGeneration) {
               return;
             }
+          }
+          if (message.getStatesRead().getStatesCount() > 0) {
+            warmUpWriter(); // a TSS reads states: its versions follow
           }
           try {
             source.statesRead(Set.copyOf(message.getStatesRead().getStatesList()));
@@ -643,6 +651,36 @@ public final class TssAgent implements AutoCloseable {
     } catch (InterruptedException e) {
       channel.shutdownNow();
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Once per JVM, loads and compiles the Parquet write path on the extraction thread ({@link
+   * ParquetWarmUp}), so that the first version is written at the speed of the next ones.
+   */
+  private void warmUpWriter() {
+    if (!ParquetWarmUp.claim()) {
+      return;
+    }
+    List<StateSchema> schemas = source.states().stream().map(StateDescriptor::schema).toList();
+    try {
+      extractor.execute(
+          () -> {
+            long start = System.nanoTime();
+            try {
+              int files = ParquetWarmUp.run(writer, schemas);
+              LOG.debug(
+                  "agent {}: Parquet writer warmed up ({} files) in {} ms",
+                  app,
+                  files,
+                  (System.nanoTime() - start) / 1_000_000);
+            } catch (RuntimeException e) {
+              // Only the first version's speed depends on it.
+              LOG.debug("agent {}: Parquet warm-up failed: {}", app, e.toString());
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      LOG.debug("agent {} is closed; no Parquet warm-up", app);
     }
   }
 
