@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -77,7 +81,8 @@ class StickyExecutorTest {
 
   @Test
   void aRecurringTaskRunsOnItsHomeThreadAndTasksTakeTheThreadsInTurn() throws Exception {
-    executor = new StickyExecutor(2, STEAL_AFTER_NANOS, Recurring.class, threads);
+    // No stealing: on a loaded machine a thread descheduled mid-task for 2 ms would be stolen from.
+    executor = new StickyExecutor(2, TimeUnit.HOURS.toNanos(1), Recurring.class, threads);
     Recurring a = new Recurring();
     Recurring b = new Recurring();
     for (int i = 0; i < 2_000; i++) {
@@ -169,6 +174,68 @@ class StickyExecutorTest {
     executor.execute(last);
     awaitRuns(last, 1);
     assertEquals(0, executor.spares());
+  }
+
+  /** A thread that computes through a task far longer than 50 ms gets no spare either. */
+  @Test
+  void aThreadComputingThroughALongTaskGetsNoSpare() throws Exception {
+    executor = new StickyExecutor(1, STEAL_AFTER_NANOS, Recurring.class, threads);
+    AtomicBoolean spin = new AtomicBoolean(true);
+    CountDownLatch spinning = new CountDownLatch(1);
+    executor.execute(
+        () -> {
+          spinning.countDown();
+          long sum = 0;
+          while (spin.get()) {
+            sum += System.nanoTime() & 1; // computes: uses its core
+          }
+          if (sum < 0) {
+            throw new AssertionError();
+          }
+        });
+    spinning.await();
+    Recurring behind = new Recurring();
+    executor.execute(behind);
+    try {
+      long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+      while (System.nanoTime() < end) {
+        assertEquals(0, executor.spares(), "a spare started for a computing thread");
+        Thread.sleep(5);
+      }
+      assertEquals(0, behind.runs.get());
+    } finally {
+      spin.set(false);
+    }
+    awaitRuns(behind, 1);
+    assertEquals(0, executor.spares());
+  }
+
+  /**
+   * A thread waiting in a socket read is runnable to the JVM but uses no CPU: after 50 ms it is
+   * blocked, and a spare takes what waits behind it.
+   */
+  @Test
+  void aThreadWaitingOnASocketIsBlockedAndGetsASpare() throws Exception {
+    executor = new StickyExecutor(1, STEAL_AFTER_NANOS, Recurring.class, threads);
+    try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      server.setSoTimeout(20_000);
+      CountDownLatch accepting = new CountDownLatch(1);
+      executor.execute(
+          () -> {
+            accepting.countDown();
+            try {
+              server.accept().close();
+            } catch (IOException ignored) {
+              // closed by the test
+            }
+          });
+      accepting.await();
+      Recurring behind = new Recurring();
+      executor.execute(behind);
+      awaitRuns(behind, 1);
+      assertEquals(1, executor.spares());
+    }
+    awaitUntil(() -> executor.spares() == 0, () -> "the spare thread did not end");
   }
 
   @Test
