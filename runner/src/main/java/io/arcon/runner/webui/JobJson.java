@@ -51,7 +51,10 @@ final class JobJson {
     node.put("tssPage", job.tss() == null ? null : "/jobs/" + registered.id() + "/tss");
   }
 
-  /** {@code /api/jobs/<id>}: the job, its graph, live figures, epochs and Beam metrics. */
+  /**
+   * {@code /api/jobs/<id>}: the job, its graph, live figures, epochs, its pinned node threads (null
+   * when shared) and Beam metrics.
+   */
   static ObjectNode detail(RegisteredJob registered) {
     LiveFigures.Window window = registered.figures().window();
     LiveFigures.Reading latest = window.latest();
@@ -71,6 +74,17 @@ final class JobJson {
     graph(root.putObject("graph"), job.stats().graph());
     figures(root.putArray("vertices"), job.stats().graph(), window);
     epochs(root.putObject("epochs"), job.stats().sampleEpochs());
+    job.stats()
+        .sampleNodeThreads()
+        .ifPresentOrElse(
+            threads -> {
+              ObjectNode node = root.putObject("nodeThreads");
+              node.put("threads", threads.threads());
+              node.put("steals", threads.steals());
+              node.put("sparesStarted", threads.sparesStarted());
+              node.put("sparesRunning", threads.sparesRunning());
+            },
+            () -> root.putNull("nodeThreads"));
     beamMetrics(root.putObject("metrics"), registered.beamMetrics());
     return root;
   }

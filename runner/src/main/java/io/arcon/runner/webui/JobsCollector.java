@@ -85,6 +85,15 @@ final class JobsCollector implements MultiCollector {
           gauge(jobLabels, Unit.millisToSeconds(epochs.lastDurationMillis())));
       f.lastEpochBytes.dataPoint(gauge(jobLabels, epochs.lastBytes()));
     }
+    stats
+        .sampleNodeThreads()
+        .ifPresent(
+            threads -> {
+              f.nodeThreads.dataPoint(gauge(jobLabels, threads.threads()));
+              f.nodeThreadSteals.dataPoint(counter(jobLabels, threads.steals()));
+              f.spareThreadsStarted.dataPoint(counter(jobLabels, threads.sparesStarted()));
+              f.spareThreads.dataPoint(gauge(jobLabels, threads.sparesRunning()));
+            });
 
     Map<Integer, Vertex> vertices = new HashMap<>();
     for (Vertex v : stats.graph().vertices()) {
@@ -220,6 +229,26 @@ final class JobsCollector implements MultiCollector {
             .name("arcon_job_last_epoch_bytes")
             .unit(Unit.BYTES)
             .help("The size of the newest durable epoch's files");
+    final GaugeSnapshot.Builder nodeThreads =
+        GaugeSnapshot.builder()
+            .name("arcon_job_node_threads")
+            .help("Threads the job's node instances are pinned to (--pinNodes)");
+    final CounterSnapshot.Builder nodeThreadSteals =
+        CounterSnapshot.builder()
+            .name("arcon_job_node_thread_steals")
+            .help(
+                "Node runs another thread took because the node's own thread was busy for over"
+                    + " 2 ms: each leaves the node's caches behind");
+    final CounterSnapshot.Builder spareThreadsStarted =
+        CounterSnapshot.builder()
+            .name("arcon_job_spare_threads_started")
+            .help(
+                "Spare threads started because every node thread was blocked (sleeping, waiting,"
+                    + " or 50 ms in one task) while nodes waited");
+    final GaugeSnapshot.Builder spareThreads =
+        GaugeSnapshot.builder()
+            .name("arcon_job_spare_threads")
+            .help("Spare node threads running now");
     final CounterSnapshot.Builder recordsIn =
         CounterSnapshot.builder()
             .name("arcon_node_records_in")
@@ -288,6 +317,10 @@ final class JobsCollector implements MultiCollector {
               lastEpoch.build(),
               lastEpochDuration.build(),
               lastEpochBytes.build(),
+              nodeThreads.build(),
+              nodeThreadSteals.build(),
+              spareThreadsStarted.build(),
+              spareThreads.build(),
               recordsIn.build(),
               recordsOut.build(),
               inputWatermark.build(),

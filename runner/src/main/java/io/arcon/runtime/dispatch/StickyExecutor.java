@@ -11,6 +11,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -56,6 +57,8 @@ public final class StickyExecutor extends AbstractExecutorService {
   private final int maxSpares;
   private final List<Worker> spares = new CopyOnWriteArrayList<>();
   private final AtomicInteger spareCount = new AtomicInteger();
+  private final AtomicLong steals = new AtomicLong();
+  private final AtomicLong sparesStarted = new AtomicLong();
   private final Thread watchdog;
 
   /** Set while the watchdog parks without a deadline (no task waited behind a busy thread). */
@@ -160,6 +163,7 @@ public final class StickyExecutor extends AbstractExecutorService {
       if (w != thief && since != 0 && now - since > stealAfterNanos) {
         Runnable task = w.queue.poll();
         if (task != null) {
+          steals.incrementAndGet();
           return task;
         }
       }
@@ -233,15 +237,22 @@ public final class StickyExecutor extends AbstractExecutorService {
       spareCount.decrementAndGet();
       return;
     }
+    sparesStarted.incrementAndGet();
     Worker spare = new Worker(true);
     spare.thread = threadFactory.newThread(spare);
     spares.add(spare);
     spare.thread.start();
   }
 
-  /** Spare threads running now (for tests). */
+  /** Spare threads running now. */
   int spares() {
     return spareCount.get();
+  }
+
+  /** How the threads have run so far. */
+  public NodeThreadFigures figures() {
+    return new NodeThreadFigures(
+        workers.length, steals.get(), sparesStarted.get(), spareCount.get());
   }
 
   private final class Worker implements Runnable {

@@ -11,17 +11,22 @@ import org.apache.pekko.dispatch.MonitorableThreadFactory;
 /**
  * Makes a Pekko dispatcher run on a {@link StickyExecutor}: {@code executor =
  * "io.arcon.runtime.dispatch.StickyExecutorConfigurator"} with {@code sticky-executor { threads =
- * N, steal-after = 2ms }} in the dispatcher's settings.
+ * N, steal-after = 2ms }} in the dispatcher's settings, and optionally {@code pool-id = "..."},
+ * under which {@link NodeThreadPools} then keeps the executor.
  */
 public final class StickyExecutorConfigurator extends ExecutorServiceConfigurator {
   private final int threads;
   private final long stealAfterNanos;
+
+  /** Where {@link NodeThreadPools} keeps the executor; null when the settings name none. */
+  private final String poolId;
 
   public StickyExecutorConfigurator(Config config, DispatcherPrerequisites prerequisites) {
     super(config, prerequisites);
     Config settings = config.getConfig("sticky-executor");
     this.threads = settings.getInt("threads");
     this.stealAfterNanos = settings.getDuration("steal-after").toNanos();
+    this.poolId = settings.hasPath("pool-id") ? settings.getString("pool-id") : null;
     if (threads < 1) {
       throw new IllegalArgumentException("sticky-executor.threads must be >= 1, got " + threads);
     }
@@ -35,6 +40,12 @@ public final class StickyExecutorConfigurator extends ExecutorServiceConfigurato
         threadFactory instanceof MonitorableThreadFactory monitorable
             ? monitorable.withName(monitorable.name() + "-" + id)
             : threadFactory;
-    return () -> new StickyExecutor(threads, stealAfterNanos, Mailbox.class, named);
+    return () -> {
+      StickyExecutor executor = new StickyExecutor(threads, stealAfterNanos, Mailbox.class, named);
+      if (poolId != null) {
+        NodeThreadPools.built(poolId, executor);
+      }
+      return executor;
+    };
   }
 }

@@ -2,6 +2,9 @@ package io.arcon.runtime.job;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.arcon.runtime.dispatch.NodeThreadFigures;
+import io.arcon.runtime.dispatch.NodeThreadPools;
+import io.arcon.runtime.dispatch.StickyExecutor;
 import io.arcon.runtime.epoch.EpochCoordinator;
 import io.arcon.runtime.graph.Edge;
 import io.arcon.runtime.graph.JobGraph;
@@ -14,7 +17,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
 
@@ -44,8 +49,11 @@ public final class JobExecutor {
       instances += v.parallelism();
     }
     JobMonitor monitor = new JobMonitor(instances);
+    String poolId = config.nodeThreads().pinned() ? NodeThreadPools.newId(jobName) : null;
+    PinnedPool pool = poolId == null ? null : new PinnedPool(poolId);
+    stats.nodeThreadsStarted(pool == null ? Optional::empty : pool);
     ActorSystem system =
-        ActorSystem.create(actorSystemName(jobName), pekkoConfig(config.nodeThreads()));
+        ActorSystem.create(actorSystemName(jobName), pekkoConfig(config.nodeThreads(), poolId));
     monitor.setShutdown(system.getWhenTerminated().toCompletableFuture());
 
     // Nodes read this map from their own threads while later vertices are still being added.
@@ -76,15 +84,43 @@ public final class JobExecutor {
     // successors were still being created would otherwise abort their creation.
     if (epochs != null) {
       epochs.start(refs);
-      monitor.onTerminate(
-          () -> {
-            epochs.stop();
-            system.terminate();
-          });
-    } else {
-      monitor.onTerminate(system::terminate);
     }
+    monitor.onTerminate(
+        () -> {
+          if (epochs != null) {
+            epochs.stop();
+          }
+          system.terminate();
+          if (pool != null) {
+            pool.forget();
+          }
+        });
     return monitor;
+  }
+
+  /** The figures of a job's pinned node threads, found once Pekko has built their executor. */
+  private static final class PinnedPool implements Supplier<Optional<NodeThreadFigures>> {
+    private final String id;
+    private volatile StickyExecutor executor;
+
+    PinnedPool(String id) {
+      this.id = id;
+    }
+
+    @Override
+    public Optional<NodeThreadFigures> get() {
+      StickyExecutor e = executor;
+      if (e == null) {
+        e = NodeThreadPools.find(id).orElse(null);
+        executor = e;
+      }
+      return e == null ? Optional.empty() : Optional.of(e.figures());
+    }
+
+    /** Keeps the executor (its figures stay readable) and drops it from the registry. */
+    void forget() {
+      NodeThreadPools.forget(id).ifPresent(e -> executor = e);
+    }
   }
 
   private static String actorSystemName(String jobName) {
@@ -100,13 +136,13 @@ public final class JobExecutor {
    * actors run on their own dispatcher ({@link NodeThreads}); the default dispatcher, Pekko's
    * fork-join pool, runs everything else (the scheduler's tasks, the system's own actors).
    */
-  static Config pekkoConfig(NodeThreads nodeThreads) {
+  static Config pekkoConfig(NodeThreads nodeThreads, String poolId) {
     return ConfigFactory.systemProperties()
         .withFallback(
             ConfigFactory.parseString(
                 String.join(
                     "\n",
-                    nodeThreads.dispatcherConfig(),
+                    nodeThreads.dispatcherConfig(poolId),
                     "pekko.loglevel = WARNING",
                     "pekko.stdout-loglevel = WARNING",
                     "pekko.log-dead-letters = off",

@@ -1,5 +1,7 @@
 package io.arcon.runtime.job;
 
+import com.typesafe.config.ConfigUtil;
+import io.arcon.runtime.dispatch.NodeThreadPools;
 import io.arcon.runtime.dispatch.StickyExecutorConfigurator;
 
 /**
@@ -42,8 +44,11 @@ public record NodeThreads(boolean pinned, int threads) {
    * The node dispatcher's settings. Pinned, the node instances get their threads in turn, in the
    * order the executor creates them, so with as many threads as the job's parallelism each thread
    * runs one instance of every vertex.
+   *
+   * @param poolId when pinned, the id under which {@link NodeThreadPools} keeps the executor; or
+   *     null
    */
-  String dispatcherConfig() {
+  String dispatcherConfig(String poolId) {
     if (!pinned) {
       String sizing =
           threads == 0
@@ -59,7 +64,11 @@ public record NodeThreads(boolean pinned, int threads) {
     int size = threads == 0 ? Runtime.getRuntime().availableProcessors() : threads;
     return String.format(
         "%s { type = Dispatcher, executor = \"%s\", throughput = 8,"
-            + " sticky-executor { threads = %d, steal-after = %dus } }",
-        DISPATCHER, StickyExecutorConfigurator.class.getName(), size, STEAL_AFTER_MICROS);
+            + " sticky-executor { threads = %d, steal-after = %dus%s } }",
+        DISPATCHER,
+        StickyExecutorConfigurator.class.getName(),
+        size,
+        STEAL_AFTER_MICROS,
+        poolId == null ? "" : ", pool-id = " + ConfigUtil.quoteString(poolId));
   }
 }

@@ -1,5 +1,6 @@
 package io.arcon.runtime.observe;
 
+import io.arcon.runtime.dispatch.NodeThreadFigures;
 import io.arcon.runtime.epoch.EpochListener;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.Vertex;
@@ -7,7 +8,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The live figures of one job, for everything that shows a running job (web UI, {@code /metrics}):
@@ -21,6 +24,10 @@ public final class JobStats {
   private final Map<Integer, NodeStats[]> nodes = new HashMap<>();
   private final AtomicInteger attempts = new AtomicInteger();
   private final Epochs epochs = new Epochs();
+
+  // The node threads of the running attempt, and what earlier attempts' threads did.
+  private Supplier<Optional<NodeThreadFigures>> nodeThreads = Optional::empty;
+  private NodeThreadFigures earlierNodeThreads;
 
   public JobStats(String jobName, JobGraph graph) {
     this.jobName = jobName;
@@ -71,6 +78,38 @@ public final class JobStats {
   /** Attempts started so far (1 until the first restart). */
   public int attempts() {
     return attempts.get();
+  }
+
+  /**
+   * An attempt's node threads start: {@code figures} reads them (empty while they are not pinned,
+   * or not built yet). The previous attempt's counts carry over.
+   */
+  public synchronized void nodeThreadsStarted(Supplier<Optional<NodeThreadFigures>> figures) {
+    Optional<NodeThreadFigures> last = nodeThreads.get();
+    if (last.isPresent()) {
+      earlierNodeThreads =
+          earlierNodeThreads == null ? last.get() : last.get().after(earlierNodeThreads);
+    }
+    nodeThreads = figures;
+  }
+
+  /**
+   * How the job's pinned node threads have run, over all attempts; empty when they never were
+   * pinned ({@code --pinNodes=false}).
+   */
+  public synchronized Optional<NodeThreadFigures> sampleNodeThreads() {
+    Optional<NodeThreadFigures> now = nodeThreads.get();
+    if (earlierNodeThreads == null) {
+      return now;
+    }
+    return Optional.of(
+        now.map(f -> f.after(earlierNodeThreads))
+            .orElse(
+                new NodeThreadFigures(
+                    earlierNodeThreads.threads(),
+                    earlierNodeThreads.steals(),
+                    earlierNodeThreads.sparesStarted(),
+                    0)));
   }
 
   /** Told of every epoch's end; forward the coordinator's events here. */

@@ -143,6 +143,15 @@ class JobApiTest {
         "records out of the chain feeding the Group chain");
   }
 
+  @Test
+  void thePinnedNodeThreadsAreInTheJob() {
+    JsonNode threads = job.get("nodeThreads");
+    assertEquals(Runtime.getRuntime().availableProcessors(), threads.get("threads").asInt());
+    for (String count : List.of("steals", "sparesStarted", "sparesRunning")) {
+      assertTrue(threads.get(count).asLong() >= 0, count + " in " + threads);
+    }
+  }
+
   private static int vertexIndexFeeding(int target) {
     for (JsonNode e : job.get("graph").get("edges")) {
       if (e.get("target").asInt() == target) {

@@ -168,6 +168,20 @@ class PrometheusEndpointTest {
     assertEquals(0.0, metrics.value("arcon_job_epochs_completed_total", job));
   }
 
+  /** Pinned by default: the job's node threads, their steals and spare threads. */
+  @Test
+  void theJobsNodeThreadsAreShown() {
+    Map<String, String> job = Map.of("job_id", jobId);
+    assertEquals(
+        Runtime.getRuntime().availableProcessors(), metrics.value("arcon_job_node_threads", job));
+    assertTrue(metrics.value("arcon_job_node_thread_steals_total", job) >= 0);
+    assertTrue(metrics.value("arcon_job_spare_threads_started_total", job) >= 0);
+    assertTrue(metrics.value("arcon_job_spare_threads", job) >= 0);
+    assertEquals("counter", metrics.types.get("arcon_job_node_thread_steals_total"));
+    assertEquals("counter", metrics.types.get("arcon_job_spare_threads_started_total"));
+    assertEquals("gauge", metrics.types.get("arcon_job_spare_threads"));
+  }
+
   @Test
   void theFormatFollowsTheScrapersAcceptHeader() {
     HttpResponse<String> openMetrics =

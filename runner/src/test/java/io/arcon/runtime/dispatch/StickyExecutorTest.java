@@ -117,6 +117,8 @@ class StickyExecutorTest {
       awaitRuns(behind, 1); // while blocked still holds its home thread
       assertEquals(other.ranOn, behind.ranOn);
       assertNotEquals(blocked.ranOn, behind.ranOn);
+      assertEquals(1, executor.figures().steals());
+      assertEquals(0, executor.figures().sparesStarted(), "an idle thread was there to take it");
     } finally {
       release.countDown();
     }
@@ -146,10 +148,17 @@ class StickyExecutorTest {
       awaitRuns(behind, 1);
       assertNotEquals(blocked.ranOn, behind.ranOn);
       assertEquals(1, executor.spares());
+      NodeThreadFigures figures = executor.figures();
+      assertEquals(1, figures.threads());
+      assertEquals(1, figures.sparesStarted());
+      assertEquals(1, figures.sparesRunning());
+      assertEquals(1, figures.steals(), "the spare took the waiting task once");
     } finally {
       release.countDown();
     }
     awaitUntil(() -> executor.spares() == 0, () -> "the spare thread did not end");
+    assertEquals(0, executor.figures().sparesRunning());
+    assertEquals(1, executor.figures().sparesStarted(), "a count of all spares ever started");
   }
 
   /**

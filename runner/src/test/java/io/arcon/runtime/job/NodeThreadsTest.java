@@ -76,7 +76,7 @@ class NodeThreadsTest {
   @Test
   void theDefaultPinsOneThreadPerProcessor() {
     int processors = Runtime.getRuntime().availableProcessors();
-    var config = JobExecutor.pekkoConfig(NodeThreads.DEFAULT);
+    var config = JobExecutor.pekkoConfig(NodeThreads.DEFAULT, null);
     assertEquals(
         StickyExecutorConfigurator.class.getName(),
         config.getString(NodeThreads.DISPATCHER + ".executor"));

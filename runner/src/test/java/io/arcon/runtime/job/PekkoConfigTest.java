@@ -11,7 +11,7 @@ class PekkoConfigTest {
 
   @Test
   void theRuntimesOwnSettingsApply() {
-    var config = JobExecutor.pekkoConfig(NodeThreads.DEFAULT);
+    var config = JobExecutor.pekkoConfig(NodeThreads.DEFAULT, null);
     assertEquals(8, config.getInt("pekko.actor.default-dispatcher.throughput"));
     assertEquals(8, config.getInt(NodeThreads.DISPATCHER + ".throughput"));
     assertEquals("WARNING", config.getString("pekko.loglevel"));
@@ -23,7 +23,7 @@ class PekkoConfigTest {
     System.setProperty(MAX, "3");
     try {
       ConfigFactory.invalidateCaches();
-      assertEquals(3, JobExecutor.pekkoConfig(new NodeThreads(true, 2)).getInt(MAX));
+      assertEquals(3, JobExecutor.pekkoConfig(new NodeThreads(true, 2), null).getInt(MAX));
     } finally {
       if (before == null) {
         System.clearProperty(MAX);

@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.arcon.runtime.dispatch.NodeThreadFigures;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.Vertex;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class JobStatsTest {
@@ -73,5 +76,33 @@ class JobStatsTest {
     assertEquals(2000, epochs.lastBytes());
     assertTrue(epochs.lastCompletedAtMillis() > 0);
     assertEquals("epoch 2: timed out", epochs.lastGivenUpReason());
+  }
+
+  private final JobStats threadStats = new JobStats("job", new JobGraph());
+
+  @Test
+  void sharedNodeThreadsHaveNoFigures() {
+    assertEquals(Optional.empty(), threadStats.sampleNodeThreads());
+    threadStats.nodeThreadsStarted(Optional::empty);
+    assertEquals(Optional.empty(), threadStats.sampleNodeThreads());
+  }
+
+  @Test
+  void aRestartedJobsCountsAddUpAndItsSparesAreThoseRunningNow() {
+    AtomicReference<NodeThreadFigures> first = new AtomicReference<>();
+    threadStats.nodeThreadsStarted(() -> Optional.ofNullable(first.get()));
+    assertEquals(Optional.empty(), threadStats.sampleNodeThreads(), "not built yet");
+    first.set(new NodeThreadFigures(2, 5, 1, 1));
+    assertEquals(Optional.of(new NodeThreadFigures(2, 5, 1, 1)), threadStats.sampleNodeThreads());
+    first.set(new NodeThreadFigures(2, 7, 2, 0));
+
+    AtomicReference<NodeThreadFigures> second = new AtomicReference<>();
+    threadStats.nodeThreadsStarted(() -> Optional.ofNullable(second.get()));
+    assertEquals(
+        Optional.of(new NodeThreadFigures(2, 7, 2, 0)),
+        threadStats.sampleNodeThreads(),
+        "the first attempt's counts before the second's threads exist");
+    second.set(new NodeThreadFigures(2, 3, 1, 1));
+    assertEquals(Optional.of(new NodeThreadFigures(2, 10, 3, 1)), threadStats.sampleNodeThreads());
   }
 }
