@@ -98,28 +98,42 @@ public final class JobExecutor {
     return monitor;
   }
 
-  /** The figures of a job's pinned node threads, found once Pekko has built their executor. */
+  /**
+   * The figures of a job's pinned node threads, found once Pekko has built their executor, and kept
+   * as they last were when the job ends: not the executor itself, whose mailboxes would keep the
+   * ended job's nodes and state reachable from the web UI's list of jobs.
+   */
   private static final class PinnedPool implements Supplier<Optional<NodeThreadFigures>> {
     private final String id;
-    private volatile StickyExecutor executor;
+    // Read at each scrape, set once when the job ends: a lock costs nothing here.
+    private StickyExecutor executor;
+    private NodeThreadFigures ended;
 
     PinnedPool(String id) {
       this.id = id;
     }
 
     @Override
-    public Optional<NodeThreadFigures> get() {
-      StickyExecutor e = executor;
-      if (e == null) {
-        e = NodeThreadPools.find(id).orElse(null);
-        executor = e;
+    public synchronized Optional<NodeThreadFigures> get() {
+      if (ended != null) {
+        return Optional.of(ended);
       }
-      return e == null ? Optional.empty() : Optional.of(e.figures());
+      if (executor == null) {
+        executor = NodeThreadPools.find(id).orElse(null);
+      }
+      return executor == null ? Optional.empty() : Optional.of(executor.figures());
     }
 
-    /** Keeps the executor (its figures stay readable) and drops it from the registry. */
-    void forget() {
-      NodeThreadPools.forget(id).ifPresent(e -> executor = e);
+    /** The job ended: keeps its last figures (no spare runs any more) and lets the executor go. */
+    synchronized void forget() {
+      NodeThreadPools.forget(id)
+          .ifPresent(
+              e -> {
+                NodeThreadFigures last = e.figures();
+                ended =
+                    new NodeThreadFigures(last.threads(), last.steals(), last.sparesStarted(), 0);
+              });
+      executor = null;
     }
   }
 
