@@ -93,8 +93,13 @@ function readJobPage() {
       }
       return row;
     });
+  const summary = {};
+  for (const item of document.querySelectorAll('#summary div')) {
+    summary[text(item.querySelector('dt'))] = text(item.querySelector('dd'));
+  }
   return {
     state: text(document.getElementById('job-state')),
+    summary,
     chains,
     vertexRows,
     counters: metricRows('counters', ['value']),
@@ -170,6 +175,10 @@ async function checkJobPage(page) {
   }
   if (done.counters.length !== expected.counters.length) {
     problems.push(`${expected.counters.length} counters expected, the page lists ${done.counters.length}`);
+  }
+  // The test runs with the node instances pinned to their threads, as by default.
+  if (!/^\d+ pinned · [\d,]+ node runs taken by another thread · [\d,]+ spare threads started/.test(done.summary['Node threads'] || '')) {
+    problems.push(`node threads: ${JSON.stringify(done.summary['Node threads'])}`);
   }
   for (const v of expected.recordsIn) {
     const chain = done.chains.find((c) => c.transforms.some((t) => t === v.transform || t.startsWith(`${v.transform}/`)));

@@ -26,7 +26,18 @@
       ['Attempts', integer(job.attempts)],
       ['Figures read', time(job.sampledAt)],
       ['TSS', job.tss ? `app ${job.tss.app} at ${job.tss.endpoint}` : 'off'],
+      ['Node threads', nodeThreads(job.nodeThreads)],
     ]);
+  }
+
+  // Pinned (--pinNodes): how often a node ran away from its thread, and spares for blocked ones.
+  function nodeThreads(t) {
+    if (!t) {
+      return 'shared (--pinNodes=false)';
+    }
+    const spares = t.sparesRunning ? `, ${integer(t.sparesRunning)} running` : '';
+    return `${integer(t.threads)} pinned · ${integer(t.steals)} node runs taken by another thread`
+      + ` · ${integer(t.sparesStarted)} spare threads started${spares}`;
   }
 
   function cell(field, text, numeric, title) {
