@@ -11,6 +11,11 @@ package io.arcon.runtime.dispatch;
  * @param sparesRunning spare threads running now
  */
 public record NodeThreadFigures(int threads, long steals, long sparesStarted, int sparesRunning) {
+  /** These figures once the pool has stopped: the counts stay, no spare runs any more. */
+  public NodeThreadFigures stopped() {
+    return new NodeThreadFigures(threads, steals, sparesStarted, 0);
+  }
+
   /** These figures after {@code earlier}'s (a job's previous attempts): counts add up. */
   public NodeThreadFigures after(NodeThreadFigures earlier) {
     return new NodeThreadFigures(

@@ -126,13 +126,7 @@ public final class JobExecutor {
 
     /** The job ended: keeps its last figures (no spare runs any more) and lets the executor go. */
     synchronized void forget() {
-      NodeThreadPools.forget(id)
-          .ifPresent(
-              e -> {
-                NodeThreadFigures last = e.figures();
-                ended =
-                    new NodeThreadFigures(last.threads(), last.steals(), last.sparesStarted(), 0);
-              });
+      NodeThreadPools.forget(id).ifPresent(e -> ended = e.figures().stopped());
       executor = null;
     }
   }

@@ -103,13 +103,7 @@ public final class JobStats {
       return now;
     }
     return Optional.of(
-        now.map(f -> f.after(earlierNodeThreads))
-            .orElse(
-                new NodeThreadFigures(
-                    earlierNodeThreads.threads(),
-                    earlierNodeThreads.steals(),
-                    earlierNodeThreads.sparesStarted(),
-                    0)));
+        now.map(f -> f.after(earlierNodeThreads)).orElse(earlierNodeThreads.stopped()));
   }
 
   /** Told of every epoch's end; forward the coordinator's events here. */
