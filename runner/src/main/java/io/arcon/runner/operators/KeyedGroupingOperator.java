@@ -142,6 +142,7 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
       if (byKey.isEmpty()) {
         return;
       }
+      writeBackHeldState();
       for (List<KeyedTimer> timers : byKey.values()) {
         K key = keyed.setCurrentKeyForTimer(timers.get(timers.size() - 1));
         List<TimerData> data = new ArrayList<>(timers.size());
@@ -178,8 +179,16 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
     return keyed.hold(false);
   }
 
+  /**
+   * Writes what the subclass holds of the keys' state outside their cells (decoded between elements
+   * of a bundle) to the cells: called before timers fire, at the end of each bundle and before a
+   * snapshot, so that timers, snapshots and readers between bundles find every cell written.
+   */
+  protected void writeBackHeldState() {}
+
   @Override
   public void finishBundle() {
+    writeBackHeldState();
     OperatorMetrics.flush(outputCount);
   }
 
@@ -189,6 +198,7 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
    */
   @Override
   public final void snapshotState(OperatorSnapshot snapshot) {
+    writeBackHeldState();
     keyed.snapshot(snapshot, inputWatermark);
   }
 

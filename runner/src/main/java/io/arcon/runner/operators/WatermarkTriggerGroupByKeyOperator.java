@@ -93,6 +93,9 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
   /** Merging windows: the active windows of the key (cell in the global namespace). */
   private StateTag<ValueState<MergingWindows>> windowsTag;
 
+  /** Merging windows: those the bundle's elements changed, until {@link #writeBackHeldState}. */
+  private final BundleWindowsCache<K> bundleWindows = new BundleWindowsCache<>();
+
   /** The state of the window whose pane is being output, and whether it is its last. */
   private WindowPaneState currentState;
 
@@ -241,10 +244,23 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     if (windows.isEmpty()) {
       return;
     }
-    ValueState<MergingWindows> windowsCell = state.state(StateNamespaces.global(), windowsTag);
-    MergingWindows active = windowsCell.read();
+    // Held for the bundle (written back later), or read and written here.
+    BundleWindowsCache.Entry<K> held = bundleWindows.entry(state.getEncodedKey(), key);
+    ValueState<MergingWindows> windowsCell = held == null ? null : held.cell;
+    MergingWindows active = held == null ? null : held.windows;
     if (active == null) {
-      active = MergingWindows.empty();
+      windowsCell = state.state(StateNamespaces.global(), windowsTag);
+      active = windowsCell.read();
+      if (active == null) {
+        active = MergingWindows.empty();
+      }
+      if (held != null) {
+        held.cell = windowsCell;
+        held.windows = active;
+      }
+    }
+    if (held != null) {
+      held.eventTime = value.getTimestamp();
     }
     List<MergingWindows.Merge> merges;
     try {
@@ -300,7 +316,23 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
         active.putPane(active.stateWindowOf(merges.get(i).result()), mergedPanes[i]);
       }
     }
-    writeWindows(windowsCell, active);
+    if (held == null) {
+      writeWindows(windowsCell, active);
+    }
+  }
+
+  /** Writes the windows the bundle's elements changed to their keys' cells. */
+  @Override
+  protected void writeBackHeldState() {
+    bundleWindows.writeBack(
+        held -> {
+          if (held.windows == null) {
+            return; // its element failed before reading them: nothing changed
+          }
+          // The cell bound to the key writes to it; the key's event time is the write's cause.
+          keyed.setCurrentKey(held.encodedKey, held.key, held.eventTime);
+          writeWindows(held.cell, held.windows);
+        });
   }
 
   /** The result of the last merge that merged {@code window}, or the window itself. */

@@ -60,7 +60,8 @@ import org.junit.jupiter.api.io.TempDir;
  * accumulation modes, both closing and on-time behaviours, buffering and combining. After every
  * step both must have emitted the same panes (key, window, timestamp, pane info, values) and give
  * the same output watermark; at the end they must have dropped the same elements. Every third
- * scenario snapshots the operator half way and resumes it in a new instance on rocksdb or lmdb.
+ * scenario snapshots the operator half way (between bundles, or within one) and resumes it in a new
+ * instance on rocksdb or lmdb.
  */
 class WatermarkTriggerGroupByKeyOperatorTest {
   private static final String[] KEYS = {"a", "b", "c"};
@@ -75,7 +76,29 @@ class WatermarkTriggerGroupByKeyOperatorTest {
       boolean combining = random.nextBoolean();
       long seed = random.nextLong();
       try {
-        runScenario(strategy, combining, seed, scenario);
+        runScenario(strategy, combining, seed, scenario, KEYS.length, 150, 0);
+      } catch (AssertionError | RuntimeException e) {
+        throw new AssertionError(
+            "scenario " + scenario + " (" + strategy + ", combining " + combining + ")", e);
+      }
+    }
+  }
+
+  /**
+   * Many keys in bundles of 100 elements: few elements find their key's merging windows held from
+   * earlier in the bundle, so the operator stops holding them and writes each element's windows at
+   * once, holding again in one bundle of eight ({@link BundleWindowsCache}); both ways must emit
+   * what runners-core emits.
+   */
+  @Test
+  void emitsExactlyWhatRunnersCoreEmitsWithManyKeysInLongBundles() throws Exception {
+    Random random = new Random(20261206);
+    for (int scenario = 0; scenario < 40; scenario++) {
+      WindowingStrategy<?, ?> strategy = randomStrategy(random);
+      boolean combining = random.nextBoolean();
+      long seed = random.nextLong();
+      try {
+        runScenario(strategy, combining, seed, 1000 + scenario, 500, 2000, 100);
       } catch (AssertionError | RuntimeException e) {
         throw new AssertionError(
             "scenario " + scenario + " (" + strategy + ", combining " + combining + ")", e);
@@ -138,7 +161,19 @@ class WatermarkTriggerGroupByKeyOperatorTest {
             spec("G", fixed.withTimestampCombiner(TimestampCombiner.LATEST), false)));
   }
 
-  private void runScenario(WindowingStrategy<?, ?> strategy, boolean combining, long seed, int n)
+  /**
+   * One scenario of {@code steps} random steps over {@code keyCount} keys; with {@code
+   * bundleLength} 0 six steps in ten are elements and all run in one bundle, else nearly all are
+   * elements and a bundle ends every {@code bundleLength} steps.
+   */
+  private void runScenario(
+      WindowingStrategy<?, ?> strategy,
+      boolean combining,
+      long seed,
+      int n,
+      int keyCount,
+      int steps,
+      int bundleLength)
       throws Exception {
     GroupByKeyOperator.Spec<String, Long, Object> referenceSpec =
         spec("Reference", strategy, combining);
@@ -167,11 +202,23 @@ class WatermarkTriggerGroupByKeyOperatorTest {
     try {
       reference.startBundle();
       fast.startBundle();
-      for (int step = 0; step < 150; step++) {
-        int action = random.nextInt(10);
+      for (int step = 0; step < steps; step++) {
+        int action = bundleLength == 0 ? random.nextInt(10) : random.nextInt(100) < 96 ? 0 : 7;
+        if (action == 7 && bundleLength > 0 && random.nextBoolean()) {
+          action = 9;
+        }
         String what;
+        if (bundleLength > 0 && step > 0 && step % bundleLength == 0) {
+          reference.finishBundle();
+          fast.finishBundle();
+          reference.startBundle();
+          fast.startBundle();
+        }
         if (action < 6) {
-          String key = KEYS[random.nextInt(KEYS.length)];
+          String key =
+              keyCount <= KEYS.length
+                  ? KEYS[random.nextInt(keyCount)]
+                  : "k" + random.nextInt(keyCount);
           long timestamp = Math.max(0, watermark + random.nextInt(50) - 20);
           long value = random.nextInt(100);
           Collection<BoundedWindow> windows = assign(windowFn, timestamp);
@@ -204,9 +251,12 @@ class WatermarkTriggerGroupByKeyOperatorTest {
             fast,
             watermark,
             "step " + step + ": " + what);
-        if (step == 75 && n % 3 == 0) {
-          // A snapshot between bundles, resumed by a new instance on another engine.
-          fast.finishBundle();
+        if (step == steps / 2 && n % 3 == 0) {
+          // A snapshot, resumed by a new instance on another engine: mostly between bundles; every
+          // sixth scenario in the middle of one, which must write back what the bundle holds.
+          if (n % 6 != 0) {
+            fast.finishBundle();
+          }
           Path checkpoint = directory.resolve("checkpoint-" + n);
           TestOperatorContext.Snapshot snapshot = new TestOperatorContext.Snapshot(1, checkpoint);
           fast.snapshotState(snapshot);
