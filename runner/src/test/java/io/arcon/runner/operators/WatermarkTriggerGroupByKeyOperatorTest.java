@@ -70,18 +70,7 @@ class WatermarkTriggerGroupByKeyOperatorTest {
 
   @Test
   void emitsExactlyWhatRunnersCoreEmitsOnRandomInputs() throws Exception {
-    Random random = new Random(20261205);
-    for (int scenario = 0; scenario < 600; scenario++) {
-      WindowingStrategy<?, ?> strategy = randomStrategy(random);
-      boolean combining = random.nextBoolean();
-      long seed = random.nextLong();
-      try {
-        runScenario(strategy, combining, seed, scenario, KEYS.length, 150, 0);
-      } catch (AssertionError | RuntimeException e) {
-        throw new AssertionError(
-            "scenario " + scenario + " (" + strategy + ", combining " + combining + ")", e);
-      }
-    }
+    runScenarios(20261205, 600, 0, KEYS.length, 150, 0);
   }
 
   /**
@@ -92,13 +81,27 @@ class WatermarkTriggerGroupByKeyOperatorTest {
    */
   @Test
   void emitsExactlyWhatRunnersCoreEmitsWithManyKeysInLongBundles() throws Exception {
-    Random random = new Random(20261206);
-    for (int scenario = 0; scenario < 40; scenario++) {
+    runScenarios(20261206, 40, 1000, 500, 2000, 100);
+  }
+
+  /** {@code count} scenarios of random strategies, numbered from {@code firstNumber}. */
+  private void runScenarios(
+      long seed, int count, int firstNumber, int keyCount, int steps, int bundleLength)
+      throws Exception {
+    Random random = new Random(seed);
+    for (int scenario = 0; scenario < count; scenario++) {
       WindowingStrategy<?, ?> strategy = randomStrategy(random);
       boolean combining = random.nextBoolean();
-      long seed = random.nextLong();
+      long scenarioSeed = random.nextLong();
       try {
-        runScenario(strategy, combining, seed, 1000 + scenario, 500, 2000, 100);
+        runScenario(
+            strategy,
+            combining,
+            scenarioSeed,
+            firstNumber + scenario,
+            keyCount,
+            steps,
+            bundleLength);
       } catch (AssertionError | RuntimeException e) {
         throw new AssertionError(
             "scenario " + scenario + " (" + strategy + ", combining " + combining + ")", e);
