@@ -94,7 +94,10 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
   private StateTag<ValueState<MergingWindows>> windowsTag;
 
   /** Merging windows: those the bundle's elements changed, until {@link #writeBackHeldState}. */
-  private final BundleWindowsCache<K> bundleWindows = new BundleWindowsCache<>();
+  private final BundleCellCache<K, MergingWindows> bundleWindows = new BundleCellCache<>();
+
+  /** Other windows: the panes the bundle's elements changed, until {@link #writeBackHeldState}. */
+  private final BundleCellCache<K, WindowPaneState> bundlePanes = new BundleCellCache<>();
 
   /** The state of the window whose pane is being output, and whether it is its last. */
   private WindowPaneState currentState;
@@ -245,18 +248,23 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       return;
     }
     // Held for the bundle (written back later), or read and written here.
-    BundleWindowsCache.Entry<K> held = bundleWindows.entry(state.getEncodedKey(), key);
-    ValueState<MergingWindows> windowsCell = held == null ? null : held.cell;
-    MergingWindows active = held == null ? null : held.windows;
-    if (active == null) {
+    BundleCellCache.Entry<K, MergingWindows> held =
+        bundleWindows.entry(state.getEncodedKey(), null, key);
+    ValueState<MergingWindows> windowsCell;
+    MergingWindows active;
+    if (held != null && held.read) {
+      windowsCell = held.cell;
+      active = held.value;
+    } else {
       windowsCell = state.state(StateNamespaces.global(), windowsTag);
       active = windowsCell.read();
       if (active == null) {
         active = MergingWindows.empty();
       }
       if (held != null) {
+        held.read = true;
         held.cell = windowsCell;
-        held.windows = active;
+        held.value = active;
       }
     }
     if (held != null) {
@@ -321,17 +329,21 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     }
   }
 
-  /** Writes the windows the bundle's elements changed to their keys' cells. */
+  /** Writes the cells the bundle's elements changed (merging windows, panes) back. */
   @Override
   protected void writeBackHeldState() {
     bundleWindows.writeBack(
         held -> {
-          if (held.windows == null) {
-            return; // its element failed before reading them: nothing changed
-          }
           // The cell bound to the key writes to it; the key's event time is the write's cause.
           keyed.setCurrentKey(held.encodedKey, held.key, held.eventTime);
-          writeWindows(held.cell, held.windows);
+          writeWindows(held.cell, held.value);
+        });
+    bundlePanes.writeBack(
+        held -> {
+          if (held.value != null) {
+            keyed.setCurrentKey(held.encodedKey, held.key, held.eventTime);
+            held.cell.write(held.value);
+          }
         });
   }
 
@@ -619,9 +631,30 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
       MergingWindows windows) {
     Instant inputWatermark = timers.currentInputWatermarkTime();
     contexts.enter(key, window, stateWindow);
-    ValueState<WindowPaneState> cell = paneCell(windows);
-    WindowPaneState pane =
-        merged != null ? merged : windows == null ? cell.read() : windows.pane(stateWindow);
+    // A window's own pane cell (other than merging windows): held for the bundle, or read here.
+    BundleCellCache.Entry<K, WindowPaneState> held = null;
+    ValueState<WindowPaneState> cell = null;
+    WindowPaneState pane;
+    if (windows != null) {
+      pane = merged != null ? merged : windows.pane(stateWindow);
+    } else {
+      held = bundlePanes.entry(state.getEncodedKey(), stateWindow, key);
+      if (held != null) {
+        held.eventTime = value.getTimestamp();
+      }
+      if (held != null && held.read) {
+        cell = held.cell;
+        pane = held.value;
+      } else {
+        cell = paneCell(null);
+        pane = cell.read();
+        if (held != null) {
+          held.read = true;
+          held.cell = cell;
+          held.value = pane;
+        }
+      }
+    }
     boolean created = pane == null;
     if (created) {
       pane = new WindowPaneState();
@@ -656,7 +689,11 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     if (shouldFire(pane, endOfWindowReached)) {
       fire(pane, endOfWindowReached);
     }
-    writePane(cell, windows, stateWindow, pane);
+    if (held != null) {
+      held.value = pane;
+    } else {
+      writePane(cell, windows, stateWindow, pane);
+    }
     return pane;
   }
 

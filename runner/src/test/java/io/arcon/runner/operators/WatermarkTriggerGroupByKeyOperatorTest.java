@@ -74,10 +74,10 @@ class WatermarkTriggerGroupByKeyOperatorTest {
   }
 
   /**
-   * Many keys in bundles of 100 elements: few elements find their key's merging windows held from
-   * earlier in the bundle, so the operator stops holding them and writes each element's windows at
-   * once, holding again in one bundle of eight ({@link BundleWindowsCache}); both ways must emit
-   * what runners-core emits.
+   * Many keys in bundles of 100 elements: few elements find their key's merging windows or their
+   * window's pane held from earlier in the bundle, so the operator stops holding them and writes
+   * each element's cells at once, holding again in one bundle of eight ({@link BundleCellCache});
+   * both ways must emit what runners-core emits.
    */
   @Test
   void emitsExactlyWhatRunnersCoreEmitsWithManyKeysInLongBundles() throws Exception {
