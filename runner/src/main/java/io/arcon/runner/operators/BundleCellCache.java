@@ -101,10 +101,6 @@ final class BundleCellCache<K, V> {
   private int lookups;
   private int hits;
 
-  boolean isEmpty() {
-    return order.isEmpty();
-  }
-
   /**
    * The entry of the cell of {@code encodedKey} (and {@code window}, or null for a per-key cell),
    * added unread when the bundle has not read it yet; or null when this bundle holds no cells, and
