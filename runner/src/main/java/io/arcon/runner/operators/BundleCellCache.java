@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.beam.sdk.state.ValueState;
 import org.joda.time.Instant;
 
@@ -129,6 +130,26 @@ final class BundleCellCache<K, V> {
       hits++;
     }
     last = entry;
+    return entry;
+  }
+
+  /**
+   * The entry of the cell as {@link #entry} finds it, its cell read into it ({@code cellOfKey}
+   * gives the cell bound to the current key) unless the bundle already did, and {@code time} set as
+   * the cause of its change; or null when this bundle holds no cells. The caller sets the entry's
+   * value to what the element makes of it.
+   */
+  Entry<K, V> held(
+      byte[] encodedKey, Object window, K key, Instant time, Supplier<ValueState<V>> cellOfKey) {
+    Entry<K, V> entry = entry(encodedKey, window, key);
+    if (entry != null) {
+      if (!entry.read) {
+        entry.cell = cellOfKey.get();
+        entry.value = entry.cell.read();
+        entry.read = true;
+      }
+      entry.eventTime = time;
+    }
     return entry;
   }
 

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.beam.runners.core.LateDataDroppingDoFnRunner;
 import org.apache.beam.runners.core.LateDataUtils;
 import org.apache.beam.runners.core.ReduceFnRunner;
@@ -98,6 +99,13 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
 
   /** Other windows: the panes the bundle's elements changed, until {@link #writeBackHeldState}. */
   private final BundleCellCache<K, WindowPaneState> bundlePanes = new BundleCellCache<>();
+
+  /** The current key's windows cell; made once, as it is asked for per element. */
+  private final Supplier<ValueState<MergingWindows>> windowsCellOfKey =
+      () -> state.state(StateNamespaces.global(), windowsTag);
+
+  /** The current window's pane cell (other than merging windows). */
+  private final Supplier<ValueState<WindowPaneState>> paneCellOfWindow = () -> paneCell(null);
 
   /** The state of the window whose pane is being output, and whether it is its last. */
   private WindowPaneState currentState;
@@ -249,26 +257,12 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     }
     // Held for the bundle (written back later), or read and written here.
     BundleCellCache.Entry<K, MergingWindows> held =
-        bundleWindows.entry(state.getEncodedKey(), null, key);
-    ValueState<MergingWindows> windowsCell;
-    MergingWindows active;
-    if (held != null && held.read) {
-      windowsCell = held.cell;
-      active = held.value;
-    } else {
-      windowsCell = state.state(StateNamespaces.global(), windowsTag);
-      active = windowsCell.read();
-      if (active == null) {
-        active = MergingWindows.empty();
-      }
-      if (held != null) {
-        held.read = true;
-        held.cell = windowsCell;
-        held.value = active;
-      }
-    }
-    if (held != null) {
-      held.eventTime = value.getTimestamp();
+        bundleWindows.held(
+            state.getEncodedKey(), null, key, value.getTimestamp(), windowsCellOfKey);
+    ValueState<MergingWindows> windowsCell = held != null ? held.cell : windowsCellOfKey.get();
+    MergingWindows active = held != null ? held.value : windowsCell.read();
+    if (active == null) {
+      active = MergingWindows.empty();
     }
     List<MergingWindows.Merge> merges;
     try {
@@ -324,7 +318,9 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
         active.putPane(active.stateWindowOf(merges.get(i).result()), mergedPanes[i]);
       }
     }
-    if (held == null) {
+    if (held != null) {
+      held.value = active;
+    } else {
       writeWindows(windowsCell, active);
     }
   }
@@ -334,9 +330,11 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
   protected void writeBackHeldState() {
     bundleWindows.writeBack(
         held -> {
-          // The cell bound to the key writes to it; the key's event time is the write's cause.
-          keyed.setCurrentKey(held.encodedKey, held.key, held.eventTime);
-          writeWindows(held.cell, held.value);
+          if (held.value != null) { // else its element failed before merging: nothing changed
+            // The cell bound to the key writes to it; the key's event time is the write's cause.
+            keyed.setCurrentKey(held.encodedKey, held.key, held.eventTime);
+            writeWindows(held.cell, held.value);
+          }
         });
     bundlePanes.writeBack(
         held -> {
@@ -638,22 +636,11 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     if (windows != null) {
       pane = merged != null ? merged : windows.pane(stateWindow);
     } else {
-      held = bundlePanes.entry(state.getEncodedKey(), stateWindow, key);
-      if (held != null) {
-        held.eventTime = value.getTimestamp();
-      }
-      if (held != null && held.read) {
-        cell = held.cell;
-        pane = held.value;
-      } else {
-        cell = paneCell(null);
-        pane = cell.read();
-        if (held != null) {
-          held.read = true;
-          held.cell = cell;
-          held.value = pane;
-        }
-      }
+      held =
+          bundlePanes.held(
+              state.getEncodedKey(), stateWindow, key, value.getTimestamp(), paneCellOfWindow);
+      cell = held != null ? held.cell : paneCellOfWindow.get();
+      pane = held != null ? held.value : cell.read();
     }
     boolean created = pane == null;
     if (created) {
