@@ -36,6 +36,15 @@ public interface StateTable {
 
   void put(byte[] key, byte[] value);
 
+  /**
+   * Stores {@code value[0, length)} under {@code key}, as {@link #put} of a copy would: the caller
+   * reuses {@code value} for its next write, so the engine copies what it keeps. Engines that hold
+   * values in the JVM override it to overwrite a stored value in place, with no copy at all.
+   */
+  default void putCopyOf(byte[] key, byte[] value, int length) {
+    put(key, java.util.Arrays.copyOf(value, length));
+  }
+
   void delete(byte[] key);
 
   /** Removes every key in {@code [fromInclusive, toExclusive)}. */

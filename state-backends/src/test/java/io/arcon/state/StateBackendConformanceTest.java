@@ -85,6 +85,34 @@ public abstract class StateBackendConformanceTest {
   }
 
   /**
+   * A put of a buffer's prefix stores a copy of exactly that prefix: the caller reuses the buffer
+   * for its next value, for a row held in place (same or other length) or not, absent or present.
+   */
+  @Test
+  void aPutCopyOfStoresThePrefixAndNotTheBuffer() {
+    StateTable t = backend.table("t");
+    byte[] buffer = new byte[200];
+    Arrays.fill(buffer, (byte) 9);
+    t.putCopyOf(b(1), buffer, 3);
+    assertArrayEquals(b(9, 9, 9), t.get(b(1)));
+    byte[] key = b(1);
+    for (int length : new int[] {3, 1, 7, 0, 120, 5}) {
+      Arrays.fill(buffer, (byte) length);
+      assertArrayEquals(length == 3 ? b(9, 9, 9) : t.get(key), t.get(key));
+      t.putCopyOf(key, buffer, length);
+      Arrays.fill(buffer, (byte) -1); // the next value is written into the same buffer
+      byte[] expected = new byte[length];
+      Arrays.fill(expected, (byte) length);
+      assertArrayEquals(expected, t.get(key));
+      assertArrayEquals(expected, t.get(b(1)));
+    }
+    t.delete(key);
+    assertNull(t.get(b(1)));
+    t.putCopyOf(key, buffer, 2);
+    assertArrayEquals(b(-1, -1), t.get(b(1)));
+  }
+
+  /**
    * A get through a decoder sees exactly the bytes {@link StateTable#get(byte[])} returns, for
    * values held inline and in a slab (short and long, long keys), lists, overwritten and deleted
    * rows, and nothing for an absent key.

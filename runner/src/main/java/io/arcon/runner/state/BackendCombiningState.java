@@ -39,11 +39,7 @@ final class BackendCombiningState<InputT, AccumT, OutputT> extends BackendState
   }
 
   private void writeAccum(AccumT accum) {
-    byte[] stored = coding().stamped(now(), accumCoder, accum);
-    table.put(address, stored);
-    if (history != null) {
-      history.put(address, address.length, stored);
-    }
+    putStamped(address, accumCoder, accum);
   }
 
   @Override

@@ -42,11 +42,7 @@ final class BackendMapState<K, V> extends BackendMapLikeState<K, V> implements M
   }
 
   private void putRow(byte[] rowKey, V value) {
-    byte[] stored = coding().stamped(now(), valueCoder, value);
-    table.put(rowKey, stored);
-    if (history != null) {
-      history.put(rowKey, address.length, stored);
-    }
+    putStamped(rowKey, valueCoder, value);
   }
 
   /** Returns the previous value (null when absent, in which case the computed value is stored). */

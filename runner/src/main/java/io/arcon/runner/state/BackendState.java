@@ -5,6 +5,7 @@ import io.arcon.state.CloseableIterator;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
 import java.util.Arrays;
+import org.apache.beam.sdk.coders.Coder;
 
 /**
  * Common part of every Beam state cell stored through the SPI: the table and the cell's address
@@ -60,6 +61,23 @@ abstract class BackendState {
     try (CloseableIterator<StateEntry> it = table.prefixScan(prefix)) {
       return it.hasNext();
     }
+  }
+
+  /**
+   * Stores {@code value} stamped with the current event time as the plain row {@code rowKey} of
+   * this cell, and records the write in the history when the cell has one. Without a history the
+   * row is encoded into the coding's buffer and the table copies it where it keeps it (in place on
+   * heap), so a write makes no array.
+   */
+  final <T> void putStamped(byte[] rowKey, Coder<T> coder, T value) {
+    if (history == null) {
+      OrderedBytes stored = coding().stampedInBuffer(now(), coder, value);
+      table.putCopyOf(rowKey, stored.buffer(), stored.length());
+      return;
+    }
+    byte[] stored = coding().stamped(now(), coder, value);
+    table.put(rowKey, stored);
+    history.put(rowKey, address.length, stored);
   }
 
   final StateCoding coding() {

@@ -32,11 +32,7 @@ final class BackendValueState<T> extends BackendState implements ValueState<T> {
       clear();
       return;
     }
-    byte[] stored = coding().stamped(now(), coder, input);
-    table.put(address, stored);
-    if (history != null) {
-      history.put(address, address.length, stored);
-    }
+    putStamped(address, coder, input);
   }
 
   @Override

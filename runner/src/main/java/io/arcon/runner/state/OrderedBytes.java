@@ -98,6 +98,14 @@ public final class OrderedBytes extends OutputStream {
     return len;
   }
 
+  /**
+   * The array written so far holds the bytes in {@code [0, length())}; valid until the next write
+   * or reset, for callers that copy the bytes where they go ({@code StateTable.putCopyOf}).
+   */
+  public byte[] buffer() {
+    return buf;
+  }
+
   public byte[] toByteArray() {
     return Arrays.copyOf(buf, len);
   }

@@ -16,9 +16,18 @@ public final class StateCoding {
 
   /** {@code [updatedAt][coder(value)]}. */
   <T> byte[] stamped(long updatedAtMillis, Coder<T> coder, T value) {
+    return stampedInBuffer(updatedAtMillis, coder, value).toByteArray();
+  }
+
+  /**
+   * {@code [updatedAt][coder(value)]} in this coding's buffer ({@link OrderedBytes#buffer()}, up to
+   * its length), for a table that copies it ({@code StateTable.putCopyOf}); valid until the next
+   * use of this coding.
+   */
+  <T> OrderedBytes stampedInBuffer(long updatedAtMillis, Coder<T> coder, T value) {
     out.reset().writeRawLong(updatedAtMillis);
     encodeInto(coder, value);
-    return out.toByteArray();
+    return out;
   }
 
   /** {@code [updatedAt][8-byte payload]}, used for watermark holds. */

@@ -129,11 +129,11 @@ final class HeapIndex {
   }
 
   /**
-   * Overwrites a plain value at {@code position} stored in place when {@code value} fits there and
-   * returns the old value's length; {@code -1} (and no change) otherwise.
+   * Overwrites a plain value at {@code position} stored in place with {@code value[0, length)} when
+   * it fits there and returns the old value's length; {@code -1} (and no change) otherwise.
    */
-  int overwriteInPlace(int position, byte[] value) {
-    return map.overwriteInline(position, value);
+  int overwriteInPlace(int position, byte[] value, int length) {
+    return map.overwriteInline(position, value, length);
   }
 
   /** Replaces the value at {@code position} with a plain value. */

@@ -5,6 +5,7 @@ import io.arcon.state.KeyBytes;
 import io.arcon.state.ListFraming;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
@@ -66,7 +67,7 @@ final class HeapStateTable implements StateTable {
       index.insertValue(key, value);
       sizeBytes += ENTRY_OVERHEAD_BYTES + key.length + value.length;
     } else {
-      int oldLength = index.overwriteInPlace(position, value);
+      int oldLength = index.overwriteInPlace(position, value, value.length);
       if (oldLength >= 0) {
         sizeBytes += value.length - oldLength;
         return;
@@ -74,6 +75,20 @@ final class HeapStateTable implements StateTable {
       sizeBytes += value.length - index.valueSize(position);
       index.setValue(position, value);
     }
+  }
+
+  /** A value that fits its stored place is copied there; otherwise {@link #put} of a copy. */
+  @Override
+  public void putCopyOf(byte[] key, byte[] value, int length) {
+    int position = index.indexOf(key);
+    if (position >= 0) {
+      int oldLength = index.overwriteInPlace(position, value, length);
+      if (oldLength >= 0) {
+        sizeBytes += length - oldLength;
+        return;
+      }
+    }
+    put(key, Arrays.copyOf(value, length));
   }
 
   @Override

@@ -111,6 +111,16 @@ final class SlabHashMap {
 
   private long deadBytes;
 
+  /**
+   * The key array of the last {@link #indexOf} and its result, until an entry is added or removed
+   * (which may move cells): a state's read and the write after it look up the same address array,
+   * and the write then skips the hash and the probe. Arrays handed to a table are never mutated
+   * ({@link io.arcon.state.StateTable}), so the same array is the same key.
+   */
+  private byte[] lastKey;
+
+  private int lastPosition;
+
   private Object[] objects = new Object[0];
   private int[] freeObjects = new int[0];
   private int freeObjectCount;
@@ -142,6 +152,16 @@ final class SlabHashMap {
 
   /** The position of {@code key}, or {@code -1} when it is absent. */
   int indexOf(byte[] key) {
+    if (key == lastKey) {
+      return lastPosition;
+    }
+    int position = probe(key);
+    lastKey = key;
+    lastPosition = position;
+    return position;
+  }
+
+  private int probe(byte[] key) {
     int hash = ByteKeyHash.hash(key);
     int mask = cellMask;
     for (int i = hash & mask; ; i = (i + 1) & mask) {
@@ -269,22 +289,22 @@ final class SlabHashMap {
 
   /**
    * The common update in one step: if the entry at {@code position} holds bytes inline and {@code
-   * value} fits in their place, overwrites them and returns the old length; otherwise changes
-   * nothing and returns {@code -1}.
+   * value[0, length)} fits in their place, overwrites them and returns the old length; otherwise
+   * changes nothing and returns {@code -1}.
    */
-  int overwriteInline(int position, byte[] value) {
+  int overwriteInline(int position, byte[] value, int length) {
     byte[] c = cellChunk(position);
     int o = cellOffset(position);
     if (c[o + CELL_KIND] != INLINE) {
       return -1;
     }
     int keyLength = c[o + CELL_KEY_LENGTH] & 0xff;
-    if (keyLength + value.length > INLINE_BYTES) {
+    if (keyLength + length > INLINE_BYTES) {
       return -1;
     }
     int old = c[o + CELL_VALUE_LENGTH] & 0xff;
-    c[o + CELL_VALUE_LENGTH] = (byte) value.length;
-    System.arraycopy(value, 0, c, o + CELL_KEY + keyLength, value.length);
+    c[o + CELL_VALUE_LENGTH] = (byte) length;
+    System.arraycopy(value, 0, c, o + CELL_KEY + keyLength, length);
     return old;
   }
 
@@ -436,6 +456,7 @@ final class SlabHashMap {
     }
     Arrays.fill(cellChunk(hole), cellOffset(hole), cellOffset(hole) + (1 << CELL_BITS), (byte) 0);
     size--;
+    lastKey = null;
     maybeCompact();
   }
 
@@ -461,6 +482,7 @@ final class SlabHashMap {
     }
     INTS.set(cellChunk(i), cellOffset(i) + CELL_HASH, hash);
     size++;
+    lastKey = null;
     return i;
   }
 

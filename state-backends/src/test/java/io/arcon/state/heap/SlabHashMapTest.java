@@ -33,15 +33,49 @@ class SlabHashMapTest {
     assertArrayEquals(new byte[] {20, 21, 22}, map.value(map.indexOf(new byte[] {1})));
     assertEquals(3, map.valueLength(map.indexOf(new byte[] {1})));
 
-    assertEquals(3, map.overwriteInline(map.indexOf(new byte[] {1}), new byte[] {30}));
+    assertEquals(3, map.overwriteInline(map.indexOf(new byte[] {1}), new byte[] {30}, 1));
     assertArrayEquals(new byte[] {30}, map.value(map.indexOf(new byte[] {1})));
-    assertEquals(-1, map.overwriteInline(map.indexOf(new byte[] {1}), new byte[60]));
+    assertEquals(-1, map.overwriteInline(map.indexOf(new byte[] {1}), new byte[60], 60));
     assertArrayEquals(new byte[] {30}, map.value(map.indexOf(new byte[] {1})));
 
     map.removeAt(map.indexOf(new byte[] {1}));
     assertEquals(-1, map.indexOf(new byte[] {1}));
     assertEquals(2, map.size());
     assertArrayEquals(new byte[] {11, 12}, map.value(map.indexOf(new byte[] {1, 0})));
+  }
+
+  /**
+   * A lookup repeated with the same key array finds the key where it is now: inserts (that resize
+   * the table) and removals (that shift cells back) in between move it, and an absent key inserted
+   * since is found.
+   */
+  @Test
+  void aRepeatedLookupOfOneArrayFollowsTheKeyAsCellsMove() {
+    SlabHashMap map = new SlabHashMap();
+    byte[] watched = ByteKeyHashTest.key(0);
+    assertEquals(-1, map.indexOf(watched));
+    map.insertValue(watched.clone(), new byte[] {42});
+    assertArrayEquals(new byte[] {42}, map.value(map.indexOf(watched)));
+    Random random = new Random(3);
+    Map<Integer, byte[]> present = new HashMap<>();
+    for (int step = 1; step < 5_000; step++) {
+      int k = 1 + random.nextInt(2_000);
+      byte[] key = ByteKeyHashTest.key(k);
+      int position = map.indexOf(key);
+      if (position < 0) {
+        map.insertValue(key, new byte[] {(byte) step});
+        present.put(k, key);
+      } else if (random.nextBoolean()) {
+        map.removeAt(position);
+        present.remove(k);
+      }
+      int found = map.indexOf(watched);
+      assertArrayEquals(watched, map.key(found), "step " + step);
+      assertArrayEquals(new byte[] {42}, map.value(found), "step " + step);
+    }
+    map.removeAt(map.indexOf(watched));
+    assertEquals(-1, map.indexOf(watched));
+    assertEquals(present.size(), map.size());
   }
 
   @Test
