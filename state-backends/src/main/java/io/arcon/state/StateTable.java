@@ -1,5 +1,6 @@
 package io.arcon.state;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -42,7 +43,7 @@ public interface StateTable {
    * values in the JVM override it to overwrite a stored value in place, with no copy at all.
    */
   default void putCopyOf(byte[] key, byte[] value, int length) {
-    put(key, java.util.Arrays.copyOf(value, length));
+    put(key, Arrays.copyOf(value, length));
   }
 
   void delete(byte[] key);

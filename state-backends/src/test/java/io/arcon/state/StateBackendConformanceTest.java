@@ -94,17 +94,18 @@ public abstract class StateBackendConformanceTest {
     byte[] buffer = new byte[200];
     Arrays.fill(buffer, (byte) 9);
     t.putCopyOf(b(1), buffer, 3);
-    assertArrayEquals(b(9, 9, 9), t.get(b(1)));
+    byte[] stored = b(9, 9, 9);
+    assertArrayEquals(stored, t.get(b(1)));
     byte[] key = b(1);
     for (int length : new int[] {3, 1, 7, 0, 120, 5}) {
-      Arrays.fill(buffer, (byte) length);
-      assertArrayEquals(length == 3 ? b(9, 9, 9) : t.get(key), t.get(key));
+      Arrays.fill(buffer, (byte) length); // the next value, written into the same buffer
+      assertArrayEquals(stored, t.get(key));
       t.putCopyOf(key, buffer, length);
-      Arrays.fill(buffer, (byte) -1); // the next value is written into the same buffer
-      byte[] expected = new byte[length];
-      Arrays.fill(expected, (byte) length);
-      assertArrayEquals(expected, t.get(key));
-      assertArrayEquals(expected, t.get(b(1)));
+      stored = new byte[length];
+      Arrays.fill(stored, (byte) length);
+      Arrays.fill(buffer, (byte) -1);
+      assertArrayEquals(stored, t.get(key));
+      assertArrayEquals(stored, t.get(b(1)));
     }
     t.delete(key);
     assertNull(t.get(b(1)));

@@ -66,12 +66,7 @@ final class HeapStateTable implements StateTable {
     if (position < 0) {
       index.insertValue(key, value);
       sizeBytes += ENTRY_OVERHEAD_BYTES + key.length + value.length;
-    } else {
-      int oldLength = index.overwriteInPlace(position, value, value.length);
-      if (oldLength >= 0) {
-        sizeBytes += value.length - oldLength;
-        return;
-      }
+    } else if (!overwriteInPlace(position, value, value.length)) {
       sizeBytes += value.length - index.valueSize(position);
       index.setValue(position, value);
     }
@@ -81,14 +76,19 @@ final class HeapStateTable implements StateTable {
   @Override
   public void putCopyOf(byte[] key, byte[] value, int length) {
     int position = index.indexOf(key);
-    if (position >= 0) {
-      int oldLength = index.overwriteInPlace(position, value, length);
-      if (oldLength >= 0) {
-        sizeBytes += length - oldLength;
-        return;
-      }
+    if (position < 0 || !overwriteInPlace(position, value, length)) {
+      put(key, Arrays.copyOf(value, length));
     }
-    put(key, Arrays.copyOf(value, length));
+  }
+
+  /** Overwrites the plain value at {@code position} in place when it fits there. */
+  private boolean overwriteInPlace(int position, byte[] value, int length) {
+    int oldLength = index.overwriteInPlace(position, value, length);
+    if (oldLength < 0) {
+      return false;
+    }
+    sizeBytes += length - oldLength;
+    return true;
   }
 
   @Override
