@@ -38,18 +38,14 @@ final class BackendCombiningState<InputT, AccumT, OutputT> extends BackendState
         : StateCoding.decodeStamped(accumCoder, stored);
   }
 
-  private void writeAccum(AccumT accum) {
-    putStamped(address, accumCoder, accum);
-  }
-
   @Override
   public void add(InputT value) {
-    writeAccum(combineFn.addInput(getAccum(), value));
+    putStamped(address, accumCoder, combineFn.addInput(getAccum(), value));
   }
 
   @Override
   public void addAccum(AccumT accum) {
-    writeAccum(combineFn.mergeAccumulators(Arrays.asList(getAccum(), accum)));
+    putStamped(address, accumCoder, combineFn.mergeAccumulators(Arrays.asList(getAccum(), accum)));
   }
 
   @Override

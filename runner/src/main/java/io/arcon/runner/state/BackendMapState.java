@@ -38,11 +38,7 @@ final class BackendMapState<K, V> extends BackendMapLikeState<K, V> implements M
 
   @Override
   public void put(K key, V value) {
-    putRow(rowKey(key), value);
-  }
-
-  private void putRow(byte[] rowKey, V value) {
-    putStamped(rowKey, valueCoder, value);
+    putStamped(rowKey(key), valueCoder, value);
   }
 
   /** Returns the previous value (null when absent, in which case the computed value is stored). */
@@ -51,7 +47,7 @@ final class BackendMapState<K, V> extends BackendMapLikeState<K, V> implements M
     byte[] rowKey = rowKey(key);
     V existing = readRow(rowKey);
     if (existing == null) {
-      putRow(rowKey, mappingFunction.apply(key));
+      putStamped(rowKey, valueCoder, mappingFunction.apply(key));
     }
     return ReadableStates.immediate(existing);
   }
