@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.arcon.examples.IndexedEventSource;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,10 +83,10 @@ class SimulatedEventSourceTest {
       assertTrue(first.advance());
     }
     // Through the coder, as a runner would persist it.
-    SimulatedEventSource.Checkpoint checkpoint =
+    IndexedEventSource.Checkpoint checkpoint =
         CoderUtils.clone(
             source.getCheckpointMarkCoder(),
-            (SimulatedEventSource.Checkpoint) first.getCheckpointMark());
+            (IndexedEventSource.Checkpoint) first.getCheckpointMark());
     List<Emitted> rest = readAll(source.createReader(OPTIONS, checkpoint));
     assertEquals(80, rest.size());
     for (int k = 0; k < rest.size(); k++) {
