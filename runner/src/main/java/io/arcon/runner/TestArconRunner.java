@@ -20,6 +20,15 @@ public class TestArconRunner extends PipelineRunner<PipelineResult> {
   }
 
   public static TestArconRunner fromOptions(PipelineOptions options) {
+    applyTestDefaults(options);
+    return new TestArconRunner(ArconRunner.fromOptions(options));
+  }
+
+  /**
+   * The defaults of a test runner (this one and the portable one), for the options a test did not
+   * set: no TSS registration, no web UI, no execution retries.
+   */
+  public static void applyTestDefaults(PipelineOptions options) {
     ArconPipelineOptions arcon = options.as(ArconPipelineOptions.class);
     if (arcon.getTss() == null) {
       // Tests run many pipelines side by side; none registers with TSS unless it asks to.
@@ -33,7 +42,6 @@ public class TestArconRunner extends PipelineRunner<PipelineResult> {
       // A test that expects its pipeline to fail wants that failure, not three restarts first.
       arcon.setNumberOfExecutionRetries(0);
     }
-    return new TestArconRunner(ArconRunner.fromOptions(options));
   }
 
   @Override

@@ -1,6 +1,6 @@
 package io.arcon.portability.testing;
 
-import io.arcon.runner.ArconPipelineOptions;
+import io.arcon.runner.TestArconRunner;
 import java.io.IOException;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -22,19 +22,8 @@ public class TestArconPortableRunner extends PipelineRunner<PipelineResult> {
   }
 
   public static TestArconPortableRunner fromOptions(PipelineOptions options) {
-    ArconPipelineOptions arcon = options.as(ArconPipelineOptions.class);
     // These options travel to the job server, whose ArconRunner reads them.
-    if (arcon.getTss() == null) {
-      // Tests run many pipelines side by side; none registers with TSS unless it asks to.
-      arcon.setTss("off");
-    }
-    if (arcon.getWebUi() == null) {
-      arcon.setWebUi("off");
-    }
-    if (arcon.getNumberOfExecutionRetries() == null || arcon.getNumberOfExecutionRetries() == -1) {
-      // A test that expects its pipeline to fail wants that failure, not restarts first.
-      arcon.setNumberOfExecutionRetries(0);
-    }
+    TestArconRunner.applyTestDefaults(options);
     return new TestArconPortableRunner(ArconPortableRunner.fromOptions(options));
   }
 
