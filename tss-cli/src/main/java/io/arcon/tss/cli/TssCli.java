@@ -33,8 +33,9 @@ import picocli.CommandLine.Spec;
     },
     footer = {
       "",
-      "Statements end with ';'. 'help' in the shell lists them; QUERY reads a committed",
-      "version with DuckDB:  QUERY t [VERSION 'time' | LATEST] SELECT ... FROM app.state",
+      "Statements end with ';'. 'help' in the shell lists them.",
+      "QUERY reads a committed version with DuckDB:",
+      "  QUERY t [VERSION 'time' | LATEST] SELECT ... FROM app.state",
       "Exit codes: 0 ok, 1 a statement failed, 2 malformed statement or command line."
     },
     subcommands = {ServerCommand.class})

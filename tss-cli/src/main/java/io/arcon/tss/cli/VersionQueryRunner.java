@@ -89,6 +89,14 @@ final class VersionQueryRunner {
 
   TextTable run(VersionQuery query) {
     List<Instant> committed = committedVersions(query.tss());
+    if (committed.isEmpty() && !Files.isDirectory(local(layout.tssDir(query.tss())))) {
+      throw new IllegalArgumentException(
+          "unknown TSS '"
+              + query.tss()
+              + "': the lake "
+              + lake
+              + " holds nothing of it; SHOW TSS lists the TSSs");
+    }
     if (committed.isEmpty()) {
       throw new IllegalArgumentException(
           "TSS "

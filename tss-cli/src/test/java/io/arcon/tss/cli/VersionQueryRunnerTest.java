@@ -10,6 +10,7 @@ import io.arcon.tss.model.FieldType;
 import io.arcon.tss.model.StateRow;
 import io.arcon.tss.model.StateSchema;
 import io.arcon.tss.write.ParquetVersionWriter;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -104,10 +105,25 @@ class VersionQueryRunnerTest {
   }
 
   @Test
-  void unknownTssHasNoVersions() {
+  void anUnknownTssIsNamedSo() {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> query("QUERY nope SELECT 1"));
-    assertTrue(e.getMessage().startsWith("TSS nope has no committed version in "), e.getMessage());
+    assertEquals(
+        "unknown TSS 'nope': the lake " + lake + " holds nothing of it; SHOW TSS lists the TSSs",
+        e.getMessage());
+  }
+
+  @Test
+  void aTssWithoutACommittedVersionSaysWhereToLook() throws IOException {
+    Files.createDirectories(lake.resolve("fresh"));
+    Files.writeString(lake.resolve("fresh/_definition.json"), "{}");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> query("QUERY fresh SELECT 1"));
+    assertEquals(
+        "TSS fresh has no committed version in "
+            + lake
+            + "; DESCRIBE TSS fresh shows what its versions wait for",
+        e.getMessage());
   }
 
   @Test

@@ -91,9 +91,14 @@ final class AppSession {
     send(ControlMessage.newBuilder().setAssignment(assignment).build());
   }
 
-  /** A version is final: nothing more will be sent for it, so the stream need not remember it. */
-  synchronized void forget(String tss, Instant version) {
-    sentAssignments.remove(assignmentKey(tss, version));
+  /**
+   * A version is final (or its TSS dropped): nothing more will be sent for it, so the stream need
+   * not remember it.
+   *
+   * @return whether this stream had been sent its assignment
+   */
+  synchronized boolean forget(String tss, Instant version) {
+    return sentAssignments.remove(assignmentKey(tss, version));
   }
 
   private static String assignmentKey(String tss, Instant version) {

@@ -27,7 +27,10 @@ final class BearerAuthInterceptor implements ServerInterceptor {
     String header = headers.get(AUTHORIZATION);
     String problem;
     if (header == null) {
-      problem = "missing 'authorization: Bearer <token>' metadata; pass --token";
+      problem =
+          "this TSS control plane requires a token, sent as 'authorization: Bearer <token>':"
+              + " pass it with --token or $ARCON_TSS_TOKEN to the tss CLI, with --tssToken to a"
+              + " pipeline";
     } else if (!header.startsWith(PREFIX)) {
       problem = "the authorization metadata must be 'Bearer <token>'";
     } else if (!MessageDigest.isEqual(

@@ -55,6 +55,7 @@ final class ControlPlane implements AutoCloseable {
   private final VersionScheduler scheduler;
   private final CommitCoordinator commits;
   private final DefinitionValidator validator;
+  private final DroppedExtractions droppedExtractions = new DroppedExtractions();
 
   /** Loads the catalog; {@link #resume} then finishes what a restart interrupted. */
   ControlPlane(CatalogStore store, LakeLayout lake, VersionCommitter committer) {
@@ -64,7 +65,7 @@ final class ControlPlane implements AutoCloseable {
     this.tsss = new TssCatalog(store, apps);
     this.scheduler = new VersionScheduler(apps, tsss, lake);
     this.commits = new CommitCoordinator(lock, tsss, scheduler, committer, lake);
-    this.validator = new DefinitionValidator(apps, tsss, lake, committer);
+    this.validator = new DefinitionValidator(apps, tsss, lake, committer, droppedExtractions);
   }
 
   /**
@@ -138,23 +139,51 @@ final class ControlPlane implements AutoCloseable {
       String app = apps.requireSession(session).name();
       TssState tss = tsss.get(tssName);
       if (tss == null || tss.version(version) == null) {
-        // A TSS dropped while the app was extracting; nothing waits for these files.
-        LOG.info("ignoring sealed {}@{} from {}: no such version", tssName, version, app);
+        if (!droppedExtractions.reported(tssName, session, version)) {
+          LOG.info("ignoring sealed {}@{} from {}: no such version", tssName, version, app);
+          return;
+        }
+        LOG.info(
+            "removing {}@{} from {}: the TSS was dropped while it extracted",
+            tssName,
+            version,
+            app);
+      } else {
+        sealedLocked(tss, app, version, files);
         return;
       }
-      if (!tss.awaitsSeal(app, version)) {
-        return; // A re-sent assignment sealed again: idempotent.
+    }
+    removeDroppedFiles(tssName);
+  }
+
+  /** Under the lock: {@code app} sealed {@code version} of {@code tss}, a TSS of the catalog. */
+  private void sealedLocked(TssState tss, String app, Instant version, List<SealedFile> files) {
+    if (!tss.awaitsSeal(app, version)) {
+      return; // A re-sent assignment sealed again: idempotent.
+    }
+    Set<String> missing = tss.missingStates(app, files);
+    if (!missing.isEmpty()) {
+      tsss.fail(tss, version, app, "sealed without writing states " + missing);
+      versionFinished(tss);
+      return;
+    }
+    tss.seal(app, version, files);
+    tsss.persist(tss);
+    commits.schedule(tss);
+    scheduler.sendDrained();
+  }
+
+  /**
+   * Removes what extractions of the dropped TSS {@code name} wrote after its directory was removed,
+   * then frees the name if none is left running.
+   */
+  private void removeDroppedFiles(String name) {
+    try {
+      commits.deleteFiles(name);
+    } finally {
+      synchronized (lock) {
+        droppedExtractions.releaseIfDone(name);
       }
-      Set<String> missing = tss.missingStates(app, files);
-      if (!missing.isEmpty()) {
-        tsss.fail(tss, version, app, "sealed without writing states " + missing);
-        versionFinished(tss);
-        return;
-      }
-      tss.seal(app, version, files);
-      tsss.persist(tss);
-      commits.schedule(tss);
-      scheduler.sendDrained();
     }
   }
 
@@ -174,20 +203,33 @@ final class ControlPlane implements AutoCloseable {
     synchronized (lock) {
       String app = apps.requireSession(session).name();
       TssState tss = tsss.get(tssName);
-      if (tss == null || tss.version(version) == null || !tss.version(version).isPending()) {
+      if (tss != null) {
+        if (tss.version(version) != null && tss.version(version).isPending()) {
+          // Also while its commit runs: the commit then leaves it FAILED and writes no marker.
+          tsss.fail(tss, version, app, reason);
+          versionFinished(tss);
+        }
         return;
       }
-      // Also while its commit runs: the commit then leaves it FAILED and writes no marker.
-      tsss.fail(tss, version, app, reason);
-      versionFinished(tss);
+      if (!droppedExtractions.reported(tssName, session, version)) {
+        return;
+      }
     }
+    // A dropped TSS's extraction failed: remove what it may have written before it failed.
+    removeDroppedFiles(tssName);
   }
 
   void disconnected(AppSession session) {
+    List<String> dropped;
     synchronized (lock) {
       if (apps.disconnected(session)) {
         LOG.info("app {} disconnected", session.app());
       }
+      dropped = droppedExtractions.sessionEnded(session);
+    }
+    // Its extractions of dropped TSSs will not report: remove what they wrote.
+    for (String name : dropped) {
+      removeDroppedFiles(name);
     }
   }
 
@@ -281,15 +323,53 @@ final class ControlPlane implements AutoCloseable {
 
   StatementResult drop(String name) {
     synchronized (lock) {
-      if (tsss.remove(name) == null) {
+      TssState tss = tsss.get(name);
+      if (tss == null) {
         throw ControlPlaneException.notFound(tsss.unknownTss(name));
       }
+      reserveRunningExtractions(tss);
+      tsss.remove(name);
       // A finished app may have waited only for this TSS.
       scheduler.sendDrained();
       scheduler.sendStatesRead();
     }
-    commits.deleteFiles(name);
-    return StatementResult.message("TSS " + name + " dropped; removed " + lake.tssDir(name));
+    String stillWriting;
+    try {
+      commits.deleteFiles(name);
+    } finally {
+      synchronized (lock) {
+        droppedExtractions.releaseIfDone(name);
+        stillWriting = droppedExtractions.reserves(name) ? droppedExtractions.describe(name) : null;
+      }
+    }
+    String message = "TSS " + name + " dropped; removed " + lake.tssDir(name);
+    if (stillWriting != null) {
+      message +=
+          "; still extracting it: "
+              + stillWriting
+              + ". What they write is removed as they finish; until then the name cannot be"
+              + " used for a new TSS";
+    }
+    return StatementResult.message(message);
+  }
+
+  /**
+   * Before {@code tss} is dropped: every extraction an app was assigned and has not reported will
+   * still write files, which are removed when it reports ({@link DroppedExtractions}).
+   */
+  private void reserveRunningExtractions(TssState tss) {
+    for (Instant time : tss.openTimes()) {
+      Version version = tss.version(time);
+      for (String appName : tss.statesByApp().keySet()) {
+        AppState app = apps.get(appName);
+        if (app == null || !app.connected() || version.sealedBy(appName)) {
+          continue;
+        }
+        if (app.session().forget(tss.name(), time)) {
+          droppedExtractions.add(tss.name(), app.session(), time);
+        }
+      }
+    }
   }
 
   @Override

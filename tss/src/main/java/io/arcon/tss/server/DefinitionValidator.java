@@ -27,13 +27,19 @@ final class DefinitionValidator {
   private final TssCatalog tsss;
   private final LakeLayout lake;
   private final VersionCommitter committer;
+  private final DroppedExtractions droppedExtractions;
 
   DefinitionValidator(
-      AppRegistry apps, TssCatalog tsss, LakeLayout lake, VersionCommitter committer) {
+      AppRegistry apps,
+      TssCatalog tsss,
+      LakeLayout lake,
+      VersionCommitter committer,
+      DroppedExtractions droppedExtractions) {
     this.apps = apps;
     this.tsss = tsss;
     this.lake = lake;
     this.committer = committer;
+    this.droppedExtractions = droppedExtractions;
   }
 
   /**
@@ -60,6 +66,7 @@ final class DefinitionValidator {
         requireAfterWatermark(apps.require(appName), ref, create.at());
       }
       if (horizonChecked.add(appName)) {
+        requireStateKept(apps.require(appName));
         requireWithinHistory(apps.require(appName), create.at());
       }
       if (create.keyLiteral() != null) {
@@ -96,6 +103,24 @@ final class DefinitionValidator {
               + (valid.isEmpty() ? "(none)" : valid));
     }
     return state;
+  }
+
+  /**
+   * An app whose input ended has dropped its state, or will as soon as it sealed what is due for it
+   * (Drained), and stopped: no version of a new TSS could be extracted from it. A run of the app
+   * under the same name registers again and is live.
+   */
+  private static void requireStateKept(AppState app) {
+    if (app.finished() && (!app.connected() || app.drainedSent())) {
+      throw new ControlPlaneException(
+          Status.Code.FAILED_PRECONDITION,
+          "app "
+              + app.name()
+              + " has finished (its input ended at "
+              + app.finishedAt()
+              + ") and no longer holds its state; run it again (it registers under the same"
+              + " name) and create the TSS while it runs");
+    }
   }
 
   /**
@@ -187,6 +212,16 @@ final class DefinitionValidator {
       throw new ControlPlaneException(
           Status.Code.ALREADY_EXISTS,
           "TSS " + name + " already exists; DROP TSS it first or pick a new name");
+    }
+    if (droppedExtractions.reserves(name)) {
+      throw new ControlPlaneException(
+          Status.Code.FAILED_PRECONDITION,
+          "TSS "
+              + name
+              + " was dropped, but "
+              + droppedExtractions.describe(name)
+              + " still extract its versions; their files are removed when they finish. Try"
+              + " again in a moment or pick another name");
     }
   }
 }

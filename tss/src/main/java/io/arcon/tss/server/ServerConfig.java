@@ -66,7 +66,8 @@ public record ServerConfig(Path home, String lake, String bindHost, int port, St
       throw new IllegalArgumentException(
           "refusing to bind the TSS control plane to non-loopback address "
               + bindHost
-              + " without a token; pass --token <secret> (clients then send it) or bind "
+              + " without a token; give it a token (--token for tss server, --tssToken for a"
+              + " pipeline's embedded control plane; clients then send it) or bind "
               + TssDefaults.DEFAULT_HOST);
     }
   }

@@ -255,7 +255,13 @@ class ControlPlaneRefusalsTest {
           TssClient right = TssClient.connect("127.0.0.1", secured.port(), "s3cret")) {
         TssClientException none = assertThrows(TssClientException.class, anonymous::showApps);
         assertEquals(Status.Code.UNAUTHENTICATED, none.code());
-        assertTrue(none.getMessage().contains("missing 'authorization: Bearer <token>'"));
+        assertTrue(
+            none.getMessage()
+                .contains(
+                    "this TSS control plane requires a token, sent as 'authorization: Bearer"
+                        + " <token>': pass it with --token or $ARCON_TSS_TOKEN to the tss CLI,"
+                        + " with --tssToken to a pipeline"),
+            none.getMessage());
         TssClientException bad =
             assertThrows(TssClientException.class, () -> wrong.execute("SHOW TSS;"));
         assertEquals(Status.Code.UNAUTHENTICATED, bad.code());

@@ -41,7 +41,9 @@ class DefinitionValidatorTest {
     apps = new AppRegistry(store);
     tsss = new TssCatalog(store, apps);
     lake = LakeLayout.local(home.resolve("lake"));
-    validator = new DefinitionValidator(apps, tsss, lake, new VersionCommitter(lake));
+    validator =
+        new DefinitionValidator(
+            apps, tsss, lake, new VersionCommitter(lake), new DroppedExtractions());
     StateDescriptor byNumber =
         new StateDescriptor(
             "n",

@@ -67,6 +67,7 @@ class EmbeddedControlPlaneTest {
                 "refusing to bind the TSS control plane to non-loopback address 0.0.0.0 without"
                     + " a token"),
         e.getMessage());
+    assertTrue(e.getMessage().contains("--tssToken for a pipeline's"), e.getMessage());
   }
 
   @Test

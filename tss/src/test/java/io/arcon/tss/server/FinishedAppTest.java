@@ -4,6 +4,7 @@ import static io.arcon.tss.server.CatalogFixtures.T;
 import static io.arcon.tss.server.CatalogFixtures.minutes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.tss.lake.LakeLayout;
@@ -216,5 +217,43 @@ class FinishedAppTest {
             "waiting",
             "waiting on a (disconnected, finished at " + minutes(6) + ")"),
         plane.describeTss("t").rows().get(2).subList(0, 3));
+  }
+
+  @Test
+  void aTssOfAnAppThatFinishedAndLetGoOfItsStateIsRefused() {
+    RecordedStream stream = new RecordedStream();
+    AppSession session = register(stream, "a", "x");
+    plane.finished(session, minutes(3));
+    assertEquals(1, drainedCount(stream), "no TSS: drained at once, the app stops");
+    String expected =
+        "app a has finished (its input ended at "
+            + minutes(3)
+            + ") and no longer holds its state; run it again (it registers under the same name)"
+            + " and create the TSS while it runs";
+    ControlPlaneException connected =
+        assertThrows(
+            ControlPlaneException.class,
+            () -> plane.execute("CREATE TSS t AS EXTRACT a.x AT '2026-12-02 13:00:00';"));
+    assertEquals(expected, connected.getMessage());
+    plane.disconnected(session);
+    ControlPlaneException gone =
+        assertThrows(
+            ControlPlaneException.class,
+            () -> plane.execute("CREATE TSS t AS EXTRACT a.x AT '2026-12-02 13:00:00';"));
+    assertEquals(expected, gone.getMessage());
+    assertEquals(List.of(), plane.showTss().rows());
+  }
+
+  @Test
+  void aFinishedAppThatStillWaitsForItsVersionsTakesANewTss() {
+    RecordedStream stream = new RecordedStream();
+    AppSession session = register(stream, "a", "x");
+    plane.execute("CREATE TSS t AS EXTRACT a.x AT '2026-12-02 13:00:00' FOR EACH 5 MINUTES;");
+    plane.finished(session, minutes(3));
+    assertEquals(0, drainedCount(stream), "t's versions up to the end are not sealed yet");
+    plane.execute("CREATE TSS u AS EXTRACT a.x AT '2026-12-02 13:00:00';");
+    List<ExtractionAssignment> forU =
+        stream.assignments().stream().filter(a -> a.getTss().equals("u")).toList();
+    assertEquals(List.of(T), versions(forU));
   }
 }
