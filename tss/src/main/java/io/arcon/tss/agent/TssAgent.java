@@ -42,6 +42,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -77,6 +79,12 @@ public final class TssAgent implements AutoCloseable {
   private final Duration maxBackoff;
   private final ScheduledExecutorService connector;
   private final ScheduledExecutorService extractor;
+
+  /**
+   * Per TSS name, how often the control plane cancelled it (dropped it while this app had its
+   * assignments): an assignment remembers the count it arrived under and is skipped once it grew.
+   */
+  private final Map<String, Long> cancellations = new ConcurrentHashMap<>();
 
   /**
    * This agent across its reconnects: lets the control plane tell its new stream from another app.
@@ -450,10 +458,12 @@ public final class TssAgent implements AutoCloseable {
                 "agent {}: the app failed to take the states read by TSS: {}", app, e.toString());
           }
         }
+        case CANCELLED -> cancellations.merge(message.getCancelled().getTss(), 1L, Long::sum);
         case ASSIGNMENT -> {
           ExtractionAssignment assignment = message.getAssignment();
+          long cancelledBefore = cancellations.getOrDefault(assignment.getTss(), 0L);
           try {
-            extractor.execute(() -> extract(generation, assignment));
+            extractor.execute(() -> extract(generation, assignment, cancelledBefore));
           } catch (RejectedExecutionException e) {
             LOG.debug("agent {} is closed; assignment {} dropped", app, assignment.getTss());
           }
@@ -509,7 +519,11 @@ public final class TssAgent implements AutoCloseable {
 
   // ------------------------------------------------------------------ extraction
 
-  private void extract(long generation, ExtractionAssignment assignment) {
+  /**
+   * @param cancelledBefore how often the assignment's TSS had been cancelled when it arrived: a
+   *     cancellation since (the TSS was dropped) skips what is left of it
+   */
+  private void extract(long generation, ExtractionAssignment assignment, long cancelledBefore) {
     Instant version = ProtoTime.toInstant(assignment.getVersion());
     VersionSealed.Builder sealed =
         VersionSealed.newBuilder().setTss(assignment.getTss()).setVersion(assignment.getVersion());
@@ -519,6 +533,10 @@ public final class TssAgent implements AutoCloseable {
         byName.put(d.name(), d);
       }
       for (String stateName : assignment.getStatesList()) {
+        if (cancellations.getOrDefault(assignment.getTss(), 0L) != cancelledBefore) {
+          throw new CancellationException(
+              "TSS " + assignment.getTss() + " was dropped; its version is not extracted");
+        }
         StateDescriptor state = byName.get(stateName);
         if (state == null) {
           throw new IllegalStateException(
@@ -556,20 +574,28 @@ public final class TssAgent implements AutoCloseable {
                 .setPath(written.path())
                 .setRows(written.rowCount()));
       }
+    } catch (CancellationException e) {
+      LOG.info("agent {}: {}@{} skipped: {}", app, assignment.getTss(), version, e.getMessage());
+      sendFailed(generation, assignment, e.getMessage());
+      return;
     } catch (Exception e) {
       LOG.warn("agent {}: extraction of {}@{} failed", app, assignment.getTss(), version, e);
-      send(
-          generation,
-          AppMessage.newBuilder()
-              .setFailed(
-                  VersionFailed.newBuilder()
-                      .setTss(assignment.getTss())
-                      .setVersion(assignment.getVersion())
-                      .setReason(e.getMessage() == null ? e.toString() : e.getMessage()))
-              .build());
+      sendFailed(generation, assignment, e.getMessage() == null ? e.toString() : e.getMessage());
       return;
     }
     send(generation, AppMessage.newBuilder().setSealed(sealed).build());
+  }
+
+  private void sendFailed(long generation, ExtractionAssignment assignment, String reason) {
+    send(
+        generation,
+        AppMessage.newBuilder()
+            .setFailed(
+                VersionFailed.newBuilder()
+                    .setTss(assignment.getTss())
+                    .setVersion(assignment.getVersion())
+                    .setReason(reason))
+            .build());
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.arcon.tss.server;
 
+import io.arcon.tss.proto.Cancelled;
 import io.arcon.tss.proto.ControlMessage;
 import io.arcon.tss.proto.Drained;
 import io.arcon.tss.proto.ExtractionAssignment;
@@ -89,6 +90,11 @@ final class AppSession {
       assignment.setKeyFilter(keyFilter);
     }
     send(ControlMessage.newBuilder().setAssignment(assignment).build());
+  }
+
+  /** The TSS {@code tss} was dropped: the app skips what it has not extracted of it yet. */
+  void cancel(String tss) {
+    send(ControlMessage.newBuilder().setCancelled(Cancelled.newBuilder().setTss(tss)).build());
   }
 
   /**

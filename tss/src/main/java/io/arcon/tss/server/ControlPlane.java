@@ -14,6 +14,7 @@ import io.arcon.tss.lang.TssSyntaxException;
 import io.arcon.tss.model.Names;
 import io.grpc.Status;
 import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -358,6 +359,7 @@ final class ControlPlane implements AutoCloseable {
    * still write files, which are removed when it reports ({@link DroppedExtractions}).
    */
   private void reserveRunningExtractions(TssState tss) {
+    Set<AppSession> cancelled = new LinkedHashSet<>();
     for (Instant time : tss.openTimes()) {
       Version version = tss.version(time);
       for (String appName : tss.statesByApp().keySet()) {
@@ -367,8 +369,12 @@ final class ControlPlane implements AutoCloseable {
         }
         if (app.session().forget(tss.name(), time)) {
           droppedExtractions.add(tss.name(), app.session(), time);
+          cancelled.add(app.session());
         }
       }
+    }
+    for (AppSession session : cancelled) {
+      session.cancel(tss.name());
     }
   }
 

@@ -58,8 +58,11 @@
  * {@code arcon.state}, {@code arcon.version} and {@code arcon.consistency} ({@code exact} or {@code
  * watermark_cut}) in its footer ({@link io.arcon.tss.write.OutputMetadata}); a TRANSFORM result is
  * {@code exact} only if every state it read is. DROP TSS removes the catalog entry and the whole
- * {@code <lake>/<tss>} directory (after any commit in flight). A CREATE whose lake directory
- * already holds files the control plane does not know is refused rather than adopting them.
+ * {@code <lake>/<tss>} directory (after any commit in flight), and sends Cancelled to the apps with
+ * assignments of it outstanding: they skip what they have not extracted yet, and what they wrote is
+ * removed as each reports; until the last has, the name is reserved ({@link DroppedExtractions}). A
+ * CREATE whose lake directory already holds files the control plane does not know is refused rather
+ * than adopting them.
  *
  * <h2>Security</h2>
  *
