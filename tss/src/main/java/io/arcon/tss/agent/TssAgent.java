@@ -579,7 +579,17 @@ public final class TssAgent implements AutoCloseable {
       sendFailed(generation, assignment, e.getMessage());
       return;
     } catch (Exception e) {
-      LOG.warn("agent {}: extraction of {}@{} failed", app, assignment.getTss(), version, e);
+      if (cancellations.getOrDefault(assignment.getTss(), 0L) != cancelledBefore) {
+        // Dropped meanwhile (a bounded app may then stop under the read): nothing waits for it.
+        LOG.info(
+            "agent {}: extraction of {}@{} ended after its TSS was dropped: {}",
+            app,
+            assignment.getTss(),
+            version,
+            e.toString());
+      } else {
+        LOG.warn("agent {}: extraction of {}@{} failed", app, assignment.getTss(), version, e);
+      }
       sendFailed(generation, assignment, e.getMessage() == null ? e.toString() : e.getMessage());
       return;
     }
