@@ -2,6 +2,7 @@ package io.arcon.examples;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,7 +26,19 @@ final class Runners {
         .filter(name -> !name.isEmpty());
   }
 
+  /** The TSS home of this test JVM's pipelines, under the module's build directory. */
+  private static final Path TSS_HOME =
+      Path.of("target", "tss-home-" + ProcessHandle.current().pid());
+
   private Runners() {}
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 
   /** Options of {@code type} for {@code runner}, plus the given extra arguments. */
   static <T extends PipelineOptions> T options(Class<T> type, String runner, String... args) {
@@ -34,6 +47,10 @@ final class Runners {
     if (runner.equals("ArconRunner")) {
       // Two instances per chain exercise the keyed shuffle even on a 2-core machine.
       all.add("--parallelism=2");
+      // TSS stays on, as for a user, but on a control plane of the test's own: not the one a
+      // developer may run at the default endpoint, nor the default home under ~/.arcon.
+      all.add("--tssEndpoint=127.0.0.1:" + freePort());
+      all.add("--tssHome=" + TSS_HOME.toAbsolutePath());
     }
     all.addAll(Arrays.asList(args));
     return PipelineOptionsFactory.fromArgs(all.toArray(new String[0])).withValidation().as(type);
