@@ -66,8 +66,9 @@ final class DefinitionValidator {
         requireAfterWatermark(apps.require(appName), ref, create.at());
       }
       if (horizonChecked.add(appName)) {
-        requireStateKept(apps.require(appName));
-        requireWithinHistory(apps.require(appName), create.at());
+        AppState app = apps.require(appName);
+        requireStateKept(app);
+        requireWithinHistory(app, create.at());
       }
       if (create.keyLiteral() != null) {
         requireKeyFits(ref, state.schema().keyType(), create.keyLiteral());

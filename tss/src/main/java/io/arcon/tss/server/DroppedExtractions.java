@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * The extractions still running for dropped TSSs. An app extracts an assigned version on its own
@@ -43,23 +44,19 @@ final class DroppedExtractions {
 
   /** What a dropped {@code tss} still waits for: "app a (version T, ...)", for messages. */
   String describe(String tss) {
-    Map<String, Set<Instant>> versionsByApp = new HashMap<>();
+    Map<String, Set<Instant>> versionsByApp = new TreeMap<>();
     for (Outstanding o : byTss.getOrDefault(tss, List.of())) {
       versionsByApp.computeIfAbsent(o.session().app(), a -> new TreeSet<>()).add(o.version());
     }
-    List<String> parts = new ArrayList<>();
-    for (Map.Entry<String, Set<Instant>> e : new TreeMap<>(versionsByApp).entrySet()) {
-      parts.add("app " + e.getKey() + " (version " + joined(e.getValue()) + ")");
-    }
-    return String.join(", ", parts);
-  }
-
-  private static String joined(Set<Instant> versions) {
-    List<String> times = new ArrayList<>();
-    for (Instant v : versions) {
-      times.add(v.toString());
-    }
-    return String.join(", ", times);
+    return versionsByApp.entrySet().stream()
+        .map(
+            e ->
+                "app "
+                    + e.getKey()
+                    + " (version "
+                    + e.getValue().stream().map(Instant::toString).collect(Collectors.joining(", "))
+                    + ")")
+        .collect(Collectors.joining(", "));
   }
 
   /**
