@@ -111,7 +111,8 @@ final class Shell {
     return String.join(
         "\n",
         "Statements (end each with ';'):",
-        "  SHOW APPS;  DESCRIBE APP app;  SHOW TSS;  DESCRIBE TSS name;  DROP TSS name;",
+        "  SHOW APPS;  DESCRIBE APP app;  DROP APP app;",
+        "  SHOW TSS;  DESCRIBE TSS name;  DROP TSS name;",
         "  CREATE TSS name AS EXTRACT app.state[, ...] [ON KEY 'k'] AT 'yyyy-MM-dd HH:mm[:ss]'",
         "    [TIME ZONE 'Europe/Stockholm'] [FOR EACH n SECONDS|MINUTES|HOURS|DAYS",
         "    [UNTIL 'time']] [DIFF] [TRANSFORM 'sql'];",

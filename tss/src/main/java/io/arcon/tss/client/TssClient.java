@@ -6,6 +6,7 @@ import io.arcon.tss.proto.AppInfo;
 import io.arcon.tss.proto.AppSummary;
 import io.arcon.tss.proto.DescribeAppRequest;
 import io.arcon.tss.proto.DescribeTssRequest;
+import io.arcon.tss.proto.DropAppRequest;
 import io.arcon.tss.proto.DropTssRequest;
 import io.arcon.tss.proto.ServerInfo;
 import io.arcon.tss.proto.ServerInfoRequest;
@@ -134,6 +135,13 @@ public final class TssClient implements AutoCloseable {
         () ->
             StatementResults.fromProto(
                 deadline().dropTss(DropTssRequest.newBuilder().setName(name).build())));
+  }
+
+  public StatementResult dropApp(String name) {
+    return call(
+        () ->
+            StatementResults.fromProto(
+                deadline().dropApp(DropAppRequest.newBuilder().setName(name).build())));
   }
 
   /** The control plane's lake and home directories (to read committed versions locally). */

@@ -4,7 +4,7 @@ import io.arcon.tss.lang.grammar.TssBaseVisitor;
 import io.arcon.tss.lang.grammar.TssLexer;
 import io.arcon.tss.lang.grammar.TssParser.CreateTssContext;
 import io.arcon.tss.lang.grammar.TssParser.DescribeContext;
-import io.arcon.tss.lang.grammar.TssParser.DropTssContext;
+import io.arcon.tss.lang.grammar.TssParser.DropContext;
 import io.arcon.tss.lang.grammar.TssParser.QueryHeadContext;
 import io.arcon.tss.lang.grammar.TssParser.ShowContext;
 import io.arcon.tss.lang.grammar.TssParser.StateRefContext;
@@ -57,8 +57,8 @@ final class AstBuilder extends TssBaseVisitor<Statement> {
   }
 
   @Override
-  public Statement visitDropTss(DropTssContext ctx) {
-    return new DropTss(ctx.name.getText());
+  public Statement visitDrop(DropContext ctx) {
+    return ctx.app != null ? new DropApp(ctx.app.getText()) : new DropTss(ctx.tss.getText());
   }
 
   @Override

@@ -86,6 +86,12 @@ final class AppRegistry {
     store.save(app);
   }
 
+  /** Forgets {@code app} and removes it from the catalog; the caller checked it may go. */
+  void remove(AppState app) {
+    apps.remove(app.name());
+    store.deleteApp(app.name());
+  }
+
   /** Every app, by name. */
   Collection<AppState> all() {
     return apps.values();

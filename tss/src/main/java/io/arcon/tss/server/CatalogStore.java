@@ -197,6 +197,16 @@ final class CatalogStore {
     }
   }
 
+  /** Removes the catalog file of app {@code name}, durably. */
+  void deleteApp(String name) {
+    try {
+      Files.deleteIfExists(appsDir.resolve(name + ".json"));
+      AtomicFiles.fsyncDirectory(appsDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete the catalog entry of app " + name, e);
+    }
+  }
+
   private void saveApp(AppInfo app) {
     write(appsDir.resolve(app.getSummary().getName() + ".json"), app);
   }

@@ -4,6 +4,7 @@ import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.lang.CreateTss;
 import io.arcon.tss.lang.DescribeApp;
 import io.arcon.tss.lang.DescribeTss;
+import io.arcon.tss.lang.DropApp;
 import io.arcon.tss.lang.DropTss;
 import io.arcon.tss.lang.ShowApps;
 import io.arcon.tss.lang.ShowTss;
@@ -14,6 +15,7 @@ import io.arcon.tss.lang.TssSyntaxException;
 import io.arcon.tss.model.Names;
 import io.grpc.Status;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -251,6 +253,8 @@ final class ControlPlane implements AutoCloseable {
       return describeTss(d.name());
     } else if (statement instanceof DropTss d) {
       return drop(ControlPlaneException.asInvalid(() -> Names.requireValid(d.name(), "TSS")));
+    } else if (statement instanceof DropApp d) {
+      return dropApp(d.app());
     }
     throw ControlPlaneException.invalid("unsupported statement " + statement);
   }
@@ -352,6 +356,55 @@ final class ControlPlane implements AutoCloseable {
               + " used for a new TSS";
     }
     return StatementResult.message(message);
+  }
+
+  /**
+   * Forgets an app that is not running and whose state no TSS extracts (as SQL's DROP refuses an
+   * object others depend on): a TSS needs its apps' catalog to schedule, seal and describe its
+   * versions. The lake is untouched; a pipeline run under the name registers it again.
+   */
+  StatementResult dropApp(String name) {
+    ControlPlaneException.asInvalid(() -> Names.requireValid(name, "app"));
+    synchronized (lock) {
+      AppState app = apps.require(name);
+      if (app.connected()) {
+        throw new ControlPlaneException(
+            Status.Code.FAILED_PRECONDITION,
+            "app "
+                + name
+                + " is running (connected since "
+                + app.connectedSince()
+                + "); stop its pipeline first: DROP APP forgets only apps that are not running");
+      }
+      List<String> extracting = new ArrayList<>();
+      for (TssState tss : tsss.all()) {
+        if (tss.statesByApp().containsKey(name)) {
+          extracting.add(tss.name());
+        }
+      }
+      if (!extracting.isEmpty()) {
+        throw new ControlPlaneException(
+            Status.Code.FAILED_PRECONDITION,
+            (extracting.size() == 1 ? "TSS " : "TSSs ")
+                + String.join(", ", extracting)
+                + " extract"
+                + (extracting.size() == 1 ? "s" : "")
+                + " the state of app "
+                + name
+                + "; DROP TSS "
+                + (extracting.size() == 1 ? "it" : "them")
+                + " first (which removes "
+                + (extracting.size() == 1 ? "its" : "their")
+                + " versions from the lake), or keep the app");
+      }
+      apps.remove(app);
+    }
+    return StatementResult.message(
+        "app "
+            + name
+            + " dropped from the catalog; a pipeline run as --jobName="
+            + name
+            + " registers it again");
   }
 
   /**

@@ -6,6 +6,7 @@ import io.arcon.tss.proto.AppMessage;
 import io.arcon.tss.proto.ControlMessage;
 import io.arcon.tss.proto.DescribeAppRequest;
 import io.arcon.tss.proto.DescribeTssRequest;
+import io.arcon.tss.proto.DropAppRequest;
 import io.arcon.tss.proto.DropTssRequest;
 import io.arcon.tss.proto.ResultTable;
 import io.arcon.tss.proto.ServerInfo;
@@ -151,6 +152,11 @@ final class TssControlService extends TssControlGrpc.TssControlImplBase {
           ControlPlaneException.asInvalid(() -> Names.requireValid(request.getName(), "TSS"));
           return StatementResults.toProto(plane.drop(request.getName()));
         });
+  }
+
+  @Override
+  public void dropApp(DropAppRequest request, StreamObserver<ResultTable> out) {
+    unary(out, () -> StatementResults.toProto(plane.dropApp(request.getName())));
   }
 
   @Override

@@ -62,7 +62,8 @@
  * assignments of it outstanding: they skip what they have not extracted yet, and what they wrote is
  * removed as each reports; until the last has, the name is reserved ({@link DroppedExtractions}). A
  * CREATE whose lake directory already holds files the control plane does not know is refused rather
- * than adopting them.
+ * than adopting them. DROP APP forgets an app (its {@code catalog/apps} file) that is not connected
+ * and whose state no TSS extracts; the lake is untouched.
  *
  * <h2>Security</h2>
  *

@@ -38,6 +38,12 @@ class TssParserTest {
   }
 
   @Test
+  void dropApp() {
+    assertEquals(new DropApp("clicks"), TssParser.parseOne("drop app clicks;"));
+    assertEquals(new DropApp("app"), TssParser.parseOne("DROP APP app"));
+  }
+
+  @Test
   void minimalCreate() {
     String text = "CREATE TSS t AS EXTRACT app1.clicks AT '2026-12-02 13:00'";
     assertEquals(

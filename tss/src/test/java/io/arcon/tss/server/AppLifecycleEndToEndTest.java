@@ -210,6 +210,33 @@ class AppLifecycleEndToEndTest {
     }
   }
 
+  @Test
+  void dropAppForgetsAStoppedAppOverTheWireAndRefusesARunningOne() throws Exception {
+    closeLater(startServer());
+    TssAgent running = agent("running", clicks());
+    TssAgent stopped = agent("stopped", clicks());
+    assertTrue(running.awaitRegistered(TestSupport.PATIENCE));
+    assertTrue(stopped.awaitRegistered(TestSupport.PATIENCE));
+    try (TssClient client = closeLater(TssClient.connect("127.0.0.1", port, null))) {
+      TssClientException refused =
+          assertThrows(TssClientException.class, () -> client.execute("DROP APP running;"));
+      assertEquals(Status.Code.FAILED_PRECONDITION, refused.code());
+      assertTrue(refused.getMessage().contains("app running is running"), refused.getMessage());
+
+      stopped.close();
+      TestSupport.await(
+          "the stopped app to disconnect",
+          () ->
+              client.showApps().stream()
+                  .anyMatch(a -> a.getName().equals("stopped") && !a.getConnected()));
+      assertTrue(client.dropApp("stopped").message().startsWith("app stopped dropped"));
+
+      assertEquals(
+          List.of("running"), client.showApps().stream().map(AppSummary::getName).toList());
+      assertFalse(Files.exists(home.resolve("catalog/apps/stopped.json")));
+    }
+  }
+
   /** A source whose extraction of one version waits until the test lets it go. */
   private static final class GatedSource implements StateSource {
     private final SyntheticApp app = clicks();

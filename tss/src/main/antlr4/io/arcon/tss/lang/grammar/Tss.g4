@@ -18,12 +18,12 @@ statement
   : show
   | describe
   | createTss
-  | dropTss
+  | drop
   ;
 
 show : SHOW (apps=APPS | tss=TSS) ;
 describe : DESCRIBE (APP app=identifier | TSS tss=identifier) ;
-dropTss : DROP TSS name=identifier ;
+drop : DROP (APP app=identifier | TSS tss=identifier) ;
 
 createTss
   : CREATE TSS name=identifier AS EXTRACT stateRef (COMMA stateRef)*
