@@ -144,7 +144,7 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     CompletedCheckpoint restoreFrom =
         checkpoints.restoreFrom() == null
             ? null
-            : CompletedCheckpoint.load(checkpoints.restoreFrom());
+            : CompletedCheckpoint.load(checkpoints.restoreFrom(), options.getJobName());
     // Refuses a checkpoint of another pipeline (a stateful transform missing) before any node
     // starts.
     RestorePlan initialRestore = restoreFrom == null ? null : RestorePlan.of(restoreFrom, graph);
@@ -290,6 +290,20 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             if (latest.isPresent() && latest.get().epoch() > epochsBefore) {
               LOG.info("{} restarts from epoch {}", jobName, latest.get().epoch());
               return RestorePlan.of(latest.get(), graph);
+            }
+          }
+          if (attempt > 0) {
+            // No epoch of this run committed (or checkpointing is off): say where it starts over.
+            if (initialRestore != null) {
+              LOG.info(
+                  "{} restarts from epoch {} of --restoreFrom (no later epoch committed)",
+                  jobName,
+                  initialRestore.epoch());
+            } else {
+              LOG.info(
+                  "{} restarts from the beginning ({})",
+                  jobName,
+                  store == null ? "checkpointing is off" : "no epoch committed yet");
             }
           }
           return initialRestore;

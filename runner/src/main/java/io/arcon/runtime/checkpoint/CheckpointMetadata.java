@@ -99,13 +99,15 @@ record CheckpointMetadata(
     Parser parser = new Parser(file, p);
     String format = parser.string("format");
     if (!FORMAT.equals(format)) {
-      throw new CorruptCheckpointException(
+      throw new CheckpointFormatException(
           file
-              + " has format "
+              + " has checkpoint format "
               + format
               + ", this runner reads format "
               + FORMAT
-              + ": restore with the Arcon version that wrote the checkpoint");
+              + " (the layout of the runner's own state changed between the two versions; the"
+              + " other epochs of that run have the same format): resume it with the ArconRunner"
+              + " version that wrote the checkpoint, or start the job without --restoreFrom");
     }
     try {
       int vertexCount = parser.integer("vertex.count");

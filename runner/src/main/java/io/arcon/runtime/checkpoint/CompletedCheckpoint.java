@@ -6,6 +6,7 @@ import io.arcon.runtime.checkpoint.CheckpointLayout.VertexLayout;
 import io.arcon.state.CorruptSnapshotException;
 import io.arcon.state.SnapshotHandle;
 import io.arcon.state.snapshot.SnapshotManifest;
+import io.arcon.tss.model.Names;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -18,6 +19,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A committed epoch whose files were verified (present, exact size, CRC32C) against its manifest:
@@ -25,6 +28,8 @@ import java.util.stream.Stream;
  * CheckpointStore#latest} (restart in process) or {@link PendingCheckpoint#commit}.
  */
 public final class CompletedCheckpoint {
+  private static final Logger LOG = LoggerFactory.getLogger(CompletedCheckpoint.class);
+
   /** An operator of the checkpoint's layout: (vertex id, index in its chain). */
   record OperatorSlot(int vertexId, int operatorIndex) {}
 
@@ -62,6 +67,14 @@ public final class CompletedCheckpoint {
    *     ambiguous
    */
   public static CompletedCheckpoint load(Path restoreFrom) {
+    return load(restoreFrom, null);
+  }
+
+  /**
+   * As {@link #load(Path)}; a checkpoint directory that holds several jobs' directories resumes the
+   * one of {@code jobName} (its directory named as {@link CheckpointStore} names it), if any.
+   */
+  public static CompletedCheckpoint load(Path restoreFrom, String jobName) {
     Objects.requireNonNull(restoreFrom, "restoreFrom");
     Path path = restoreFrom.toAbsolutePath().normalize();
     if (!Files.exists(path)) {
@@ -92,6 +105,12 @@ public final class CompletedCheckpoint {
     if (jobs.size() == 1) {
       return latestIn(jobs.get(0)).orElseThrow(() -> noCompleteEpoch(jobs.get(0)));
     }
+    if (jobs.size() > 1 && jobName != null) {
+      Path own = path.resolve(Names.sanitize(jobName));
+      if (jobs.contains(own)) {
+        return latestIn(own).orElseThrow(() -> noCompleteEpoch(own));
+      }
+    }
     if (jobs.size() > 1) {
       StringBuilder names = new StringBuilder();
       for (Path job : jobs) {
@@ -102,7 +121,9 @@ public final class CompletedCheckpoint {
               + path
               + " holds the checkpoints of several jobs ("
               + names
-              + "): give the one to resume, e.g. --restoreFrom="
+              + ")"
+              + (jobName == null ? "" : ", none of them named after --jobName=" + jobName)
+              + ": give the one to resume, e.g. --restoreFrom="
               + jobs.get(0));
     }
     throw new IllegalArgumentException(
@@ -114,7 +135,24 @@ public final class CompletedCheckpoint {
   /** The newest complete epoch of a job directory, verified; empty when none committed. */
   static Optional<CompletedCheckpoint> latestIn(Path jobDirectory) {
     List<EpochDirectory> complete = CheckpointFiles.completeEpochsNewestFirst(jobDirectory);
-    return complete.isEmpty() ? Optional.empty() : Optional.of(loadEpoch(complete.get(0).path()));
+    if (complete.isEmpty()) {
+      return Optional.empty();
+    }
+    EpochDirectory newest = complete.get(0);
+    // Newer epochs without a manifest never committed (the run stopped while writing them): not
+    // used, and said so, so that nobody takes the older epoch for the newest one unawares.
+    for (EpochDirectory e : CheckpointFiles.epochs(jobDirectory)) {
+      if (e.epoch() > newest.epoch() && !e.hasManifest()) {
+        LOG.info(
+            "{} is not used: it has no {} (the run stopped before epoch {} committed); resuming"
+                + " from the newest complete epoch, {}",
+            e.path(),
+            CheckpointFiles.MANIFEST,
+            e.epoch(),
+            newest.epoch());
+      }
+    }
+    return Optional.of(loadEpoch(newest.path()));
   }
 
   /** Loads one epoch directory, verifying the manifest and every file it lists. */
@@ -151,7 +189,7 @@ public final class CompletedCheckpoint {
               + " is damaged. "
               + e.getMessage()
               + "; "
-              + olderEpochAdvice(directory, epoch),
+              + olderEpochAdvice(directory, epoch, e.file()),
           e);
     } catch (IllegalArgumentException e) {
       // The manifest is valid but names another engine: a state backend's own snapshot.
@@ -258,19 +296,64 @@ public final class CompletedCheckpoint {
 
   /** What to do instead of restoring a damaged epoch: the next older complete epoch, if any. */
   static String olderEpochAdvice(Path epochDirectory, long epoch) {
+    return olderEpochAdvice(epochDirectory, epoch, null);
+  }
+
+  /**
+   * As {@link #olderEpochAdvice(Path, long)}, passing over the older epochs that hold the very same
+   * {@code damagedFile} (null: not known): RocksDB's checkpoints hard-link its immutable SST files,
+   * so the epochs that contain one share a single copy, and its damage is theirs too.
+   */
+  static String olderEpochAdvice(Path epochDirectory, long epoch, Path damagedFile) {
     Path job = epochDirectory.toAbsolutePath().getParent();
+    List<Long> sharing = new ArrayList<>();
     try {
       for (EpochDirectory older : CheckpointFiles.completeEpochsNewestFirst(job)) {
-        if (older.epoch() < epoch) {
-          return "restore from an older epoch: --restoreFrom=" + older.path();
+        if (older.epoch() >= epoch) {
+          continue;
         }
+        if (sharesFile(epochDirectory, older.path(), damagedFile)) {
+          sharing.add(older.epoch());
+          continue;
+        }
+        return "restore from an older epoch: --restoreFrom="
+            + older.path()
+            + (sharing.isEmpty() ? "" : " (" + sharedCopy(sharing) + ")");
       }
     } catch (UncheckedIOException e) {
       return "restore from an older epoch of " + job + " if one is complete";
     }
-    return "no older complete epoch is in "
-        + job
+    return (sharing.isEmpty()
+            ? "no older complete epoch is in " + job
+            : "no older complete epoch of " + job + " is without it (" + sharedCopy(sharing) + ")")
         + "; start the job without --restoreFrom (this checkpoint's state cannot be used)";
+  }
+
+  private static String sharedCopy(List<Long> epochs) {
+    return (epochs.size() == 1 ? "epoch " : "epochs ")
+        + epochs.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+        + (epochs.size() == 1 ? " holds" : " hold")
+        + " the same file: RocksDB's immutable SST files are hard-linked, not copied, into every"
+        + " epoch that contains them";
+  }
+
+  /**
+   * Whether {@code older} holds the same file (one inode) as {@code damagedFile} of {@code
+   * epochDirectory}.
+   */
+  private static boolean sharesFile(Path epochDirectory, Path older, Path damagedFile) {
+    if (damagedFile == null) {
+      return false;
+    }
+    Path relative = epochDirectory.toAbsolutePath().relativize(damagedFile.toAbsolutePath());
+    Path candidate = older.resolve(relative);
+    try {
+      return Files.exists(damagedFile)
+          && Files.exists(candidate)
+          && Files.isSameFile(damagedFile, candidate);
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private static IllegalArgumentException noCompleteEpoch(Path jobDirectory) {

@@ -50,6 +50,16 @@ public final class PendingCheckpoint {
     return epoch;
   }
 
+  /** Whether the epoch was aborted (its files removed; nothing may be written into it). */
+  public boolean isAborted() {
+    lock.readLock().lock();
+    try {
+      return state == State.ABORTED;
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
   /** The epoch's directory (incomplete until committed). */
   public Path directory() {
     return directory;
@@ -216,8 +226,12 @@ public final class PendingCheckpoint {
     try {
       FileTrees.deleteRecursively(directory);
     } catch (RuntimeException e) {
-      // The next CheckpointStore.open removes it: an epoch without a manifest is never loaded.
-      LOG.warn("Could not delete the aborted checkpoint {}: {}", directory, e.toString());
+      // A node may still be writing into it. An epoch without a manifest is never loaded, and the
+      // next commit's retention (or the next run's CheckpointStore.open) removes it.
+      LOG.info(
+          "The aborted checkpoint {} is removed later, with the next completed epoch: {}",
+          directory,
+          e.toString());
     }
   }
 }

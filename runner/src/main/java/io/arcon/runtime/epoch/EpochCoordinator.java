@@ -111,8 +111,9 @@ public final class EpochCoordinator implements EpochParticipation {
   /** Starts triggering epochs at the job's nodes (every instance of every vertex, by vertex id). */
   public void start(Map<Integer, ActorRef[]> nodes) {
     thread.execute(() -> this.nodes = nodes);
-    thread.scheduleWithFixedDelay(
-        this::tick, intervalMillis, Math.max(1, intervalMillis / 4), TimeUnit.MILLISECONDS);
+    // Often enough that an epoch is given up within a quarter of its timeout after it expired.
+    long period = Math.max(1, Math.min(intervalMillis, timeoutMillis) / 4);
+    thread.scheduleWithFixedDelay(this::tick, intervalMillis, period, TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -143,9 +144,23 @@ public final class EpochCoordinator implements EpochParticipation {
     // Thread-safe in the store; the epoch's checkpoint is looked up without the coordinator thread.
     PendingCheckpoint checkpoint = pendingCheckpoints.get(epoch);
     if (checkpoint == null) {
-      throw new IllegalStateException("Epoch " + epoch + " of " + jobName + " is not in flight");
+      // Epochs are only ever asked for after their trigger: one that is gone was given up.
+      throw new EpochGivenUpException(epoch, jobName);
     }
-    return checkpoint.operatorDirectory(vertexId, instance, operatorIndex);
+    try {
+      return checkpoint.operatorDirectory(vertexId, instance, operatorIndex);
+    } catch (IllegalStateException e) {
+      if (checkpoint.isAborted()) {
+        throw new EpochGivenUpException(epoch, jobName); // given up between lookup and write
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public boolean givenUp(long epoch) {
+    // A node asks only about an epoch it was snapshotting, which cannot have completed without it.
+    return !pendingCheckpoints.containsKey(epoch);
   }
 
   @Override

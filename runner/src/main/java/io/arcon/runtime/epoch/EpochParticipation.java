@@ -11,6 +11,12 @@ public interface EpochParticipation {
   /** The directory operator {@code operatorIndex} of this node writes into for {@code epoch}. */
   Path operatorDirectory(long epoch, int vertexId, int instance, int operatorIndex);
 
+  /**
+   * Whether {@code epoch}, triggered earlier, was given up: its snapshots are no longer written,
+   * and a failure writing one is not the node's.
+   */
+  boolean givenUp(long epoch);
+
   /** The node's snapshot of {@code epoch} is complete and its marker went downstream. */
   void acknowledged(long epoch, int vertexId, int instance);
 

@@ -2,6 +2,7 @@ package io.arcon.runtime.node;
 
 import io.arcon.runtime.epoch.EpochAlignment;
 import io.arcon.runtime.epoch.EpochFaultInjector;
+import io.arcon.runtime.epoch.EpochGivenUpException;
 import io.arcon.runtime.epoch.EpochParticipation;
 import io.arcon.runtime.graph.Vertex;
 import io.arcon.runtime.job.RuntimeConfig;
@@ -407,9 +408,21 @@ public final class NodeTask {
     if (faults != null) {
       faults.beforeSnapshot(vertex.name(), instance, epoch);
     }
-    List<CompletableFuture<?>> asyncParts =
-        chain.snapshotState(
-            epoch, operator -> epochs.operatorDirectory(epoch, vertex.id(), instance, operator));
+    List<CompletableFuture<?>> asyncParts;
+    try {
+      asyncParts =
+          chain.snapshotState(
+              epoch, operator -> epochs.operatorDirectory(epoch, vertex.id(), instance, operator));
+    } catch (Exception e) {
+      // Given up (timed out, or declined elsewhere) before or while this node wrote it: its files
+      // may have been removed under the write. The nodes behind still align on the marker, so it
+      // goes on; there is nothing to write or acknowledge, and the job goes on.
+      if (!EpochGivenUpException.isCauseOf(e) && !epochs.givenUp(epoch)) {
+        throw e;
+      }
+      outputs.sendEpochMarker(epoch);
+      return;
+    }
     outputs.sendEpochMarker(epoch);
     if (faults != null) {
       faults.beforeAcknowledge(vertex.name(), instance, epoch);

@@ -3,11 +3,13 @@ package io.arcon.runtime.checkpoint;
 import static io.arcon.runtime.checkpoint.Checkpoints.graph;
 import static io.arcon.runtime.checkpoint.Checkpoints.writeRandom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.runtime.checkpoint.Checkpoints.V;
 import io.arcon.runtime.graph.JobGraph;
+import io.arcon.state.snapshot.FileTrees;
 import io.arcon.state.snapshot.SnapshotManifest;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -51,6 +53,70 @@ class CompletedCheckpointTest {
     epoch1 = jobDir.resolve("epoch-0000000001");
     epoch2 = jobDir.resolve("epoch-0000000002");
     assertEquals(epoch2, stateFile.getParent().getParent().getParent().getParent().getParent());
+  }
+
+  @Test
+  void aCheckpointDirectoryOfSeveralJobsResumesTheOneNamedByTheJobName() {
+    JobGraph g = graph(new V("Read", 1, "Read"));
+    try (CheckpointStore other = CheckpointStore.open(checkpointDir, "other-job", 5)) {
+      PendingCheckpoint p = other.begin(7);
+      writeRandom(p.operatorDirectory(0, 0, 0).resolve("position"), 16, 7);
+      p.commit(CheckpointLayout.of("other-job", g), Set.of(), 0);
+    }
+
+    assertEquals(2, CompletedCheckpoint.load(checkpointDir, JOB).epoch());
+    assertEquals(7, CompletedCheckpoint.load(checkpointDir, "other-job").epoch());
+    IllegalArgumentException unnamed =
+        assertThrows(IllegalArgumentException.class, () -> CompletedCheckpoint.load(checkpointDir));
+    assertNames(unnamed, "holds the checkpoints of several jobs", "other_job", "--restoreFrom=");
+    IllegalArgumentException stranger =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> CompletedCheckpoint.load(checkpointDir, "stranger"));
+    assertNames(stranger, "none of them named after --jobName=stranger");
+  }
+
+  @Test
+  void aDamagedFileThatOlderEpochsHardLinkSendsPastThemOrSaysNoneIsWithoutIt() throws IOException {
+    JobGraph g = graph(new V("Read", 1, "Read"), new V("Sessions", 2, "Sessions"));
+    Path shared = null;
+    Path job;
+    try (CheckpointStore store = CheckpointStore.open(checkpointDir, "linked", 5)) {
+      job = store.jobDirectory();
+      for (long epoch = 1; epoch <= 4; epoch++) {
+        PendingCheckpoint p = store.begin(epoch);
+        writeRandom(p.operatorDirectory(0, 0, 0).resolve("position"), 16, epoch);
+        Path sst = p.operatorDirectory(1, 1, 0).resolve("rocksdb/000012.sst");
+        if (epoch == 1) {
+          writeRandom(sst, 4096, 1); // epoch 1 has a file of its own
+        } else if (epoch == 2) {
+          writeRandom(sst, 4096, 2);
+          shared = sst;
+        } else {
+          Files.createDirectories(sst.getParent());
+          Files.createLink(sst, shared); // as RocksDB's checkpoints link an unchanged SST
+        }
+        p.commit(CheckpointLayout.of("linked", g), Set.of(), 0);
+      }
+    }
+    Path epoch4 = job.resolve("epoch-0000000004");
+    byte[] bytes = Files.readAllBytes(shared);
+    bytes[100] ^= 0x01;
+    Files.write(shared, bytes);
+
+    CorruptCheckpointException e = refusedAsCorrupt(() -> CompletedCheckpoint.load(epoch4));
+    assertNames(
+        e,
+        "CRC32C",
+        "--restoreFrom=" + job.resolve("epoch-0000000001"),
+        "epochs 3, 2 hold the same file: RocksDB's immutable SST files are hard-linked");
+    assertEquals(1, CompletedCheckpoint.load(job.resolve("epoch-0000000001")).epoch());
+
+    // Without epoch 1, every older epoch shares the damaged file.
+    FileTrees.deleteRecursively(job.resolve("epoch-0000000001"));
+    assertNames(
+        refusedAsCorrupt(() -> CompletedCheckpoint.load(epoch4)),
+        "no older complete epoch of " + job + " is without it (epochs 3, 2 hold the same file");
   }
 
   @Test
@@ -114,14 +180,23 @@ class CompletedCheckpointTest {
     assertTrue(text.contains("format=" + CheckpointMetadata.FORMAT), text);
     Path older = root.resolve("older.properties");
     Files.writeString(older, text.replace("format=" + CheckpointMetadata.FORMAT, "format=2"));
-    CorruptCheckpointException e =
-        assertThrows(CorruptCheckpointException.class, () -> CheckpointMetadata.read(older));
+    CheckpointFormatException e =
+        assertThrows(CheckpointFormatException.class, () -> CheckpointMetadata.read(older));
     assertNames(
         e,
         older.toString(),
         "format 2",
         "reads format " + CheckpointMetadata.FORMAT,
-        "restore with the Arcon version that wrote the checkpoint");
+        "resume it with the ArconRunner version that wrote the checkpoint");
+
+    // The whole epoch in the old format, with a valid manifest: refused for its format, and not
+    // sent to an older epoch, which has the same format.
+    Files.copy(older, metadata, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.delete(epoch2.resolve(CheckpointFiles.MANIFEST));
+    SnapshotManifest.write(CheckpointFiles.ENGINE, 2, epoch2);
+    CheckpointFormatException loading =
+        assertThrows(CheckpointFormatException.class, () -> CompletedCheckpoint.load(epoch2));
+    assertFalse(loading.getMessage().contains("older epoch"), loading.getMessage());
   }
 
   @Test

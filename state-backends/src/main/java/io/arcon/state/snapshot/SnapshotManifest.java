@@ -190,7 +190,7 @@ public final class SnapshotManifest {
       Path file = directory.resolve(entry.path());
       if (!Files.isRegularFile(file)) {
         throw new CorruptSnapshotException(
-            "Snapshot file " + file + " is missing (listed in " + FILE_NAME + ")");
+            "Snapshot file " + file + " is missing (listed in " + FILE_NAME + ")", file);
       }
       try {
         long size = Files.size(file);
@@ -203,7 +203,8 @@ public final class SnapshotManifest {
                   + " bytes, "
                   + FILE_NAME
                   + " records "
-                  + entry.size());
+                  + entry.size(),
+              file);
         }
         long crc = crc32c(file);
         if (crc != entry.crc32c()) {
@@ -216,7 +217,8 @@ public final class SnapshotManifest {
                   + FILE_NAME
                   + " records "
                   + HEX.toHexDigits((int) entry.crc32c())
-                  + "): the file is corrupt");
+                  + "): the file is corrupt",
+              file);
         }
       } catch (IOException e) {
         throw new CorruptSnapshotException("Cannot read snapshot file " + file + ": " + e, e);
