@@ -86,7 +86,8 @@ public interface ArconPipelineOptions
           + " ('*' any characters including '/', '?' one character) matched against a stateful"
           + " transform's full name or the full name of an enclosing composite, e.g."
           + " 'CountPerUser=rocksdb,*/Dedup*=lmdb'. The first matching rule wins; every rule must"
-          + " match at least one stateful transform.")
+          + " match at least one stateful transform, and a rule that can never apply (same pattern"
+          + " as an earlier rule, or after a '*' rule) is refused.")
   String getStateBackends();
 
   void setStateBackends(String rules);
@@ -96,9 +97,9 @@ public interface ArconPipelineOptions
           + " e.g. 'rocksdb.rowCacheMaxBytes=67108864'. Keys: rocksdb.blockCacheBytes,"
           + " rocksdb.writeBufferBytes, rocksdb.maxWriteBufferNumber, rocksdb.rowCacheBytes (a"
           + " table's row cache at first), rocksdb.rowCacheMaxBytes (how far it may grow into the"
-          + " JVM's row cache memory, an eighth of the heap), lmdb.mapSizeBytes, lmdb.maxTables,"
-          + " lmdb.writeBatchOps; each engine reads its own. Unknown keys and bad values are"
-          + " refused before the job starts.")
+          + " JVM's row cache memory, an eighth of the heap; at least rocksdb.rowCacheBytes),"
+          + " lmdb.mapSizeBytes, lmdb.maxTables, lmdb.writeBatchOps; each engine reads its own."
+          + " Unknown keys and bad values are refused before the job starts.")
   String getStateBackendOptions();
 
   void setStateBackendOptions(String options);

@@ -109,6 +109,16 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     TssLink tss = tssSettings.enabled() ? new TssLink(tssSettings) : null;
     Translation translation =
         PipelineTranslator.translate(pipeline, options, metrics, tss, progress.reads());
+    if (!tssSettings.enabled() && !tssSettings.exports().isEmpty()) {
+      // Only a TSS link sorts and exports a transform; without one --tssExport would do nothing.
+      throw new IllegalArgumentException(
+          "--tssExport="
+              + options.getTssExport()
+              + " has no effect with TSS off (--tss=off; TestArconRunner's default): --tssExport"
+              + " makes a transform's state exported exactly to TSS (its input sorted by event"
+              + " time), and with TSS off nothing is exported or sorted. Use --tss=on to export"
+              + " it, or drop --tssExport.");
+    }
     if (tss != null && !tss.start()) {
       LOG.debug("{} has no user state: it does not register with TSS", options.getJobName());
       tss = null;

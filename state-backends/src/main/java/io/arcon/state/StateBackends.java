@@ -45,7 +45,7 @@ public final class StateBackends {
     return switch (engine) {
       case "heap" -> new HeapStateBackend();
       case "rocksdb" -> new RocksDbStateBackend(requireDirectory(config), rocksDbOptions);
-      case "lmdb" -> new LmdbStateBackend(requireDirectory(config), lmdbOptions);
+      case "lmdb" -> new LmdbStateBackend(requireDirectory(config), lmdbOptions, config.owner());
       default -> throw new IllegalStateException("Engine listed but not wired: " + engine);
     };
   }

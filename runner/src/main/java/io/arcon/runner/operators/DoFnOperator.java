@@ -164,6 +164,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       keyed =
           KeyedStateContext.open(
               spec.stateEngine(),
+              spec.stepName(),
               ctx,
               (Coder<Object>) spec.keyCoder(),
               spec.windowingStrategy().getWindowFn().windowCoder());

@@ -54,6 +54,7 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
     keyed =
         KeyedStateContext.open(
             spec.stateEngine(),
+            spec.stepName(),
             ctx,
             spec.keyCoder(),
             spec.windowingStrategy().getWindowFn().windowCoder());

@@ -90,15 +90,18 @@ public final class KeyedStateContext<K> implements AutoCloseable {
    * The context of the operator instance {@code context} describes, in its state directory and with
    * the job's engine options ({@link OperatorContext#stateBackendOptions()}), resuming from {@link
    * OperatorContext#restore()} when the job resumes from a checkpoint. Call it from {@link
-   * io.arcon.runtime.operator.Operator#open}.
+   * io.arcon.runtime.operator.Operator#open}. The backend's errors (e.g. lmdb's key size limit)
+   * name {@code stepName}, the stateful transform's full name.
    */
   public static <K> KeyedStateContext<K> open(
       String engine,
+      String stepName,
       OperatorContext context,
       Coder<K> keyCoder,
       Coder<? extends BoundedWindow> windowCoder) {
     return new KeyedStateContext<>(
-        new StateBackendConfig(engine, context.stateDirectory(), context.stateBackendOptions()),
+        new StateBackendConfig(
+            engine, context.stateDirectory(), context.stateBackendOptions(), stepName),
         keyCoder,
         windowCoder,
         context.restore(),

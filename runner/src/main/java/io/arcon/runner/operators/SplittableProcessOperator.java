@@ -103,6 +103,7 @@ public final class SplittableProcessOperator<InT, OutT, RestT> implements Operat
     keyed =
         KeyedStateContext.open(
             spec.stateEngine(),
+            spec.stepName(),
             ctx,
             ByteArrayCoder.of(),
             processFn.getInputWindowingStrategy().getWindowFn().windowCoder());

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * {@code ?} matches one character, everything else matches itself. It selects a stateful transform
  * when it matches the transform's whole full name or the whole full name of an enclosing composite
  * (a prefix of the full name ending before a {@code /}), so {@code CountPerUser=rocksdb} moves all
- * the state inside the composite {@code CountPerUser}. The first matching rule wins.
+ * the state inside the composite {@code CountPerUser}. The first matching rule wins, so a rule that
+ * an earlier one shadows (same pattern, or after a {@code *} rule) is refused.
  *
  * <p>Translation decides which steps are stateful: it asks {@link #engineFor} for the engine of
  * each stateful step it creates, then hands the full list to {@link #checkRulesAndLog}, all before
@@ -40,6 +41,11 @@ public final class StateBackendSelection {
   record Rule(String pattern, TransformGlob glob, String engine) {
     boolean matches(String fullName) {
       return glob.matches(fullName);
+    }
+
+    /** The rule as written, without surrounding blanks: {@code <pattern>=<engine>}. */
+    String text() {
+      return pattern + "=" + engine;
     }
   }
 
@@ -121,9 +127,55 @@ public final class StateBackendSelection {
       String pattern = trimmed.substring(0, eq).trim();
       String engine =
           requireEngine(trimmed.substring(eq + 1).trim(), "--stateBackends rule '" + trimmed + "'");
-      rules.add(new Rule(pattern, TransformGlob.of(pattern), engine));
+      Rule rule = new Rule(pattern, TransformGlob.of(pattern), engine);
+      refuseShadowed(rule, rules, text);
+      rules.add(rule);
     }
     return rules;
+  }
+
+  /**
+   * Refuses {@code rule} when an earlier rule matches everything it matches, so it could never
+   * apply (the first matching rule wins): one with the same pattern, or a match-all pattern ({@code
+   * *}, {@code **}, ...). Other overlaps (e.g. {@code Count*} before {@code CountPerUser}) are not
+   * looked for.
+   */
+  private static void refuseShadowed(Rule rule, List<Rule> earlier, String text) {
+    for (Rule before : earlier) {
+      if (before.pattern().equals(rule.pattern())) {
+        throw new IllegalArgumentException(
+            "--stateBackends rule '"
+                + rule.text()
+                + "' can never apply: the earlier rule '"
+                + before.text()
+                + "' has the same pattern and the first matching rule wins (in '"
+                + text
+                + "'). Keep one rule per pattern.");
+      }
+      if (matchesEverything(before.pattern())) {
+        throw new IllegalArgumentException(
+            "--stateBackends rule '"
+                + rule.text()
+                + "' can never apply: the earlier rule '"
+                + before.text()
+                + "' matches every transform and the first matching rule wins (in '"
+                + text
+                + "'). Put '"
+                + rule.text()
+                + "' before '"
+                + before.text()
+                + "', or drop '"
+                + before.text()
+                + "' and give its engine as the default with --stateBackend="
+                + before.engine()
+                + ".");
+      }
+    }
+  }
+
+  /** Whether a glob matches every full name: it is made of {@code *} alone. */
+  private static boolean matchesEverything(String pattern) {
+    return !pattern.isEmpty() && pattern.chars().allMatch(c -> c == '*');
   }
 
   private static String requireEngine(String engine, String where) {

@@ -5,6 +5,7 @@ import io.arcon.runner.options.TransformGlob;
 import io.arcon.runner.progress.ReadProgress;
 import io.arcon.runner.state.StateBackendSelection;
 import io.arcon.runner.tss.TssLink;
+import io.arcon.runner.tss.TssSettings;
 import java.util.List;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.sdk.Pipeline;
@@ -42,7 +43,7 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
    * and whose reads report to {@code reads} (null: nobody observes them).
    *
    * @throws IllegalArgumentException also for a {@code --tssExport} glob that matches no stateful
-   *     ParDo
+   *     ParDo, whether TSS is on or not
    */
   public static Translation translate(
       Pipeline pipeline,
@@ -57,22 +58,24 @@ public final class PipelineTranslator extends Pipeline.PipelineVisitor.Defaults 
     pipeline.traverseTopologically(new PipelineTranslator(TransformTranslators.arcon(), ctx));
     List<StatefulStep> statefulSteps = ctx.statefulSteps();
     stateBackends.checkRulesAndLog(statefulSteps.stream().map(StatefulStep::fullName).toList());
-    if (tss != null) {
-      List<String> statefulParDos =
-          statefulSteps.stream()
-              .filter(s -> s.kind() == StatefulStep.Kind.STATEFUL_PARDO)
-              .map(StatefulStep::fullName)
-              .toList();
-      for (TransformGlob glob : tss.settings().exports()) {
-        if (statefulParDos.stream().noneMatch(glob::matches)) {
-          throw new IllegalArgumentException(
-              "--tssExport pattern '"
-                  + glob.pattern()
-                  + "' matches no stateful ParDo. Patterns are globs matched against a"
-                  + " transform's full name or an enclosing composite's name; the stateful ParDos"
-                  + " are: "
-                  + (statefulParDos.isEmpty() ? "(none)" : String.join(", ", statefulParDos)));
-        }
+    // Checked whether TSS is on or not: a typo must not pass (with TSS off the runner then refuses
+    // --tssExport altogether, as it has no effect there).
+    List<String> statefulParDos =
+        statefulSteps.stream()
+            .filter(s -> s.kind() == StatefulStep.Kind.STATEFUL_PARDO)
+            .map(StatefulStep::fullName)
+            .toList();
+    List<TransformGlob> exports =
+        tss != null ? tss.settings().exports() : TssSettings.exportGlobs(options.getTssExport());
+    for (TransformGlob glob : exports) {
+      if (statefulParDos.stream().noneMatch(glob::matches)) {
+        throw new IllegalArgumentException(
+            "--tssExport pattern '"
+                + glob.pattern()
+                + "' matches no stateful ParDo. Patterns are globs matched against a"
+                + " transform's full name or an enclosing composite's name; the stateful ParDos"
+                + " are: "
+                + (statefulParDos.isEmpty() ? "(none)" : String.join(", ", statefulParDos)));
       }
     }
     return ctx.usesManualClock()

@@ -44,7 +44,8 @@ public interface TssPipelineOptions extends PipelineOptions {
       "Comma-separated globs ('*' any characters including '/', '?' one) of stateful transforms"
           + " whose state is exported exactly, as if their DoFn had @RequiresTimeSortedInput: input"
           + " is processed in event-time order per key and every write is kept in a per-key"
-          + " version chain for --stateHistory.")
+          + " version chain for --stateHistory. Each glob must match a stateful ParDo; needs"
+          + " --tss=on (refused with --tss=off, where it would have no effect).")
   String getTssExport();
 
   void setTssExport(String globs);

@@ -61,14 +61,7 @@ public record TssSettings(
     if (token != null && token.isBlank()) {
       token = null;
     }
-    List<TransformGlob> exports = new ArrayList<>();
-    if (options.getTssExport() != null) {
-      for (String glob : options.getTssExport().split(",")) {
-        if (!glob.isBlank()) {
-          exports.add(TransformGlob.of(glob.trim()));
-        }
-      }
-    }
+    List<TransformGlob> exports = exportGlobs(options.getTssExport());
     Duration history;
     try {
       history = Duration.parse(options.getStateHistory());
@@ -83,14 +76,20 @@ public record TssSettings(
           "--stateHistory must be positive, e.g. PT1H; got '" + options.getStateHistory() + "'");
     }
     return new TssSettings(
-        enabled,
-        Names.sanitize(options.getJobName()),
-        host,
-        port,
-        home,
-        token,
-        List.copyOf(exports),
-        history);
+        enabled, Names.sanitize(options.getJobName()), host, port, home, token, exports, history);
+  }
+
+  /** The globs of a {@code --tssExport} value; empty for null or blank. */
+  public static List<TransformGlob> exportGlobs(String tssExport) {
+    List<TransformGlob> exports = new ArrayList<>();
+    if (tssExport != null) {
+      for (String glob : tssExport.split(",")) {
+        if (!glob.isBlank()) {
+          exports.add(TransformGlob.of(glob.trim()));
+        }
+      }
+    }
+    return List.copyOf(exports);
   }
 
   /** Whether {@code --tssExport} selects the transform {@code fullName}. */

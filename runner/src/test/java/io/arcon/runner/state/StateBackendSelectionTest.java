@@ -165,6 +165,70 @@ class StateBackendSelectionTest {
   }
 
   @Test
+  void aRuleWithTheSamePatternAsAnEarlierOneIsRefusedNamingBoth() {
+    Pipeline p =
+        pipeline(options("--stateBackends=Group=rocksdb, Group=lmdb,CountPerKey=heap"), null);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, p::run);
+    assertEquals(
+        "--stateBackends rule 'Group=lmdb' can never apply: the earlier rule 'Group=rocksdb' has"
+            + " the same pattern and the first matching rule wins (in 'Group=rocksdb,"
+            + " Group=lmdb,CountPerKey=heap'). Keep one rule per pattern.",
+        e.getMessage());
+  }
+
+  @Test
+  void aRuleAfterAMatchAllRuleIsRefusedNamingBoth() {
+    Pipeline p = pipeline(options("--stateBackends=**=rocksdb,Group=lmdb"), null);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, p::run);
+    assertEquals(
+        "--stateBackends rule 'Group=lmdb' can never apply: the earlier rule '**=rocksdb' matches"
+            + " every transform and the first matching rule wins (in '**=rocksdb,Group=lmdb')."
+            + " Put 'Group=lmdb' before '**=rocksdb', or drop '**=rocksdb' and give its engine as"
+            + " the default with --stateBackend=rocksdb.",
+        e.getMessage());
+    // Overlapping rules that each can apply stay allowed, and so does a match-all rule last.
+    assertEquals(
+        Map.of(RUNNING_SUM, "lmdb", STATE_FILES, "rocksdb", GROUP, "rocksdb", COUNT, "rocksdb"),
+        withoutAsserts(
+            engines(
+                pipeline(options("--stateBackends=RunningSum=lmdb,Run*=heap,*=rocksdb"), null))));
+  }
+
+  @Test
+  void aRowCacheMaximumBelowItsStartIsRefusedAtRun() {
+    IllegalArgumentException both =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                pipeline(
+                        options(
+                            "--stateBackendOptions=rocksdb.rowCacheMaxBytes=10,"
+                                + "rocksdb.rowCacheBytes=1000"),
+                        null)
+                    .run());
+    assertEquals(
+        "--stateBackendOptions: State backend option rocksdb.rowCacheMaxBytes (10) is below"
+            + " rocksdb.rowCacheBytes (1000): a table's row cache starts at rocksdb.rowCacheBytes"
+            + " and may grow up to rocksdb.rowCacheMaxBytes. Give rocksdb.rowCacheMaxBytes at least"
+            + " 1000 (equal keeps every row cache at its start size), or lower"
+            + " rocksdb.rowCacheBytes.",
+        both.getMessage());
+    IllegalArgumentException belowTheDefaultStart =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                pipeline(options("--stateBackendOptions=rocksdb.rowCacheMaxBytes=1048576"), null)
+                    .run());
+    assertTrue(
+        belowTheDefaultStart
+            .getMessage()
+            .startsWith(
+                "--stateBackendOptions: State backend option rocksdb.rowCacheMaxBytes (1048576) is"
+                    + " below rocksdb.rowCacheBytes (8388608, its default)"),
+        belowTheDefaultStart.getMessage());
+  }
+
+  @Test
   void chosenEnginesAreUsedAndLoggedAndAUserStateDirIsKept(@TempDir Path stateDir) {
     Pipeline p =
         pipeline(

@@ -23,7 +23,10 @@ import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.KV;
 import org.junit.jupiter.api.Test;
 
-/** {@code --tssExport} at translation: every glob must select a stateful ParDo. */
+/**
+ * {@code --tssExport} at translation: every glob must select a stateful ParDo, whether TSS is on or
+ * off; with TSS off, {@code run()} refuses it altogether.
+ */
 class TssExportTranslationTest {
 
   static final class Last extends DoFn<KV<String, Long>, Void> {
@@ -67,6 +70,39 @@ class TssExportTranslationTest {
         e.getMessage().startsWith("--tssExport pattern 'KeepFirst' matches no stateful ParDo"),
         e.getMessage());
     assertTrue(e.getMessage().contains("KeepLast/ParMultiDo(Last)"), e.getMessage());
+  }
+
+  @Test
+  void withTssOffAGlobThatMatchesNoStatefulParDoIsRefusedAtRunAsWithTssOn() {
+    ArconPipelineOptions options = options("Nope");
+    options.setTss("off");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> pipeline(options).run());
+    assertEquals(
+        "--tssExport pattern 'Nope' matches no stateful ParDo. Patterns are globs matched against"
+            + " a transform's full name or an enclosing composite's name; the stateful ParDos are:"
+            + " KeepLast/ParMultiDo(Last)",
+        e.getMessage());
+  }
+
+  @Test
+  void withTssOffAMatchingGlobIsRefusedAtRunForHavingNoEffect() {
+    String expected =
+        "--tssExport=KeepLast has no effect with TSS off (--tss=off; TestArconRunner's default):"
+            + " --tssExport makes a transform's state exported exactly to TSS (its input sorted by"
+            + " event time), and with TSS off nothing is exported or sorted. Use --tss=on to export"
+            + " it, or drop --tssExport.";
+    ArconPipelineOptions off = options("KeepLast");
+    off.setTss("off");
+    assertEquals(
+        expected,
+        assertThrows(IllegalArgumentException.class, () -> pipeline(off).run()).getMessage());
+    ArconPipelineOptions testDefault = options("KeepLast");
+    testDefault.setTss(null);
+    assertEquals(
+        expected,
+        assertThrows(IllegalArgumentException.class, () -> pipeline(testDefault).run())
+            .getMessage());
   }
 
   @Test

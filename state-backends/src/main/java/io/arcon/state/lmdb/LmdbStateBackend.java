@@ -63,9 +63,10 @@ import org.lmdbjava.Txn;
  * uncommitted writes are then replayed, so callers never see {@code MDB_MAP_FULL}.
  *
  * <p>Keys are limited to 510 bytes (LMDB's 511 minus one marker byte, see {@link LmdbKeys}); a
- * longer key is refused with an error naming the table. Hashing long keys would break the ordered
- * scans the runner relies on, so transforms with longer keys must use {@code rocksdb} or {@code
- * heap}. Lists are read-modify-write (LMDB has no merge), so an append costs the list's size.
+ * longer key is refused with an error naming the table and the owner (the transform, see {@link
+ * io.arcon.state.StateBackendConfig#owner()}). Hashing long keys would break the ordered scans the
+ * runner relies on, so transforms with longer keys must use {@code rocksdb} or {@code heap}. Lists
+ * are read-modify-write (LMDB has no merge), so an append costs the list's size.
  */
 public final class LmdbStateBackend implements StateBackend {
   public static final String ENGINE = "lmdb";
@@ -80,6 +81,10 @@ public final class LmdbStateBackend implements StateBackend {
   private final Path root;
   private final Path envPath;
   private final LmdbOptions options;
+
+  /** Whose state this is ({@link io.arcon.state.StateBackendConfig#owner()}), or null. */
+  private final String owner;
+
   private final TableRegistry<LmdbStateTable> tables =
       new TableRegistry<>(name -> new LmdbStateTable(this, name, openDbi(name)));
   private final List<LmdbWrite> pending = new ArrayList<>();
@@ -97,9 +102,17 @@ public final class LmdbStateBackend implements StateBackend {
   private boolean closed;
 
   public LmdbStateBackend(Path directory, LmdbOptions options) {
+    this(directory, options, null);
+  }
+
+  /**
+   * @param owner the stateful transform whose state this is, named in errors; null if none
+   */
+  public LmdbStateBackend(Path directory, LmdbOptions options, String owner) {
     this.root = directory;
     this.envPath = directory.resolve("lmdb");
     this.options = options;
+    this.owner = owner;
     openEnv();
   }
 
@@ -254,10 +267,18 @@ public final class LmdbStateBackend implements StateBackend {
               + keys.maxKeyBytes()
               + " bytes; table '"
               + table.name()
-              + "' got a key of "
+              + "'"
+              + (owner == null ? "" : " of transform '" + owner + "'")
+              + " got a key of "
               + key.length
-              + " bytes. Use the rocksdb or heap engine for this transform "
-              + "(e.g. --stateBackends=<transform>=rocksdb) or shorten its keys.");
+              + " bytes"
+              + (owner == null
+                  ? ""
+                  : " (a row key is the transform's encoded key plus the address of a state or"
+                      + " timer under it)")
+              + ". Use the rocksdb or heap engine for this transform (e.g. --stateBackends="
+              + (owner == null ? "<transform>" : owner)
+              + "=rocksdb) or shorten its keys.");
     }
     return key;
   }

@@ -21,8 +21,8 @@ import java.util.Map;
  * @param rowCacheMaxBytes {@code rocksdb.rowCacheMaxBytes}: how far a table's cache may grow when
  *     it passes its budget (default 1 GiB): it doubles its budget while the row cache memory of the
  *     JVM ({@link RowCacheMemory}, 1/8 of the maximum heap, shared by all rocksdb tables) has room;
- *     otherwise its writes go to RocksDB in sorted batches and it starts empty. At most {@code
- *     rowCacheBytes} disables the growth.
+ *     otherwise its writes go to RocksDB in sorted batches and it starts empty. Equal to {@code
+ *     rowCacheBytes} disables the growth; below it is refused.
  */
 public record RocksDbOptions(
     long blockCacheBytes,
@@ -57,13 +57,45 @@ public record RocksDbOptions(
     return parse(Map.of());
   }
 
-  /** Reads this engine's keys; keys of other engines are ignored (the registry checks them). */
+  /**
+   * Reads this engine's keys; keys of other engines are ignored (the registry checks them).
+   *
+   * @throws IllegalArgumentException naming the key for a value out of range, or a {@code
+   *     rowCacheMaxBytes} below {@code rowCacheBytes}
+   */
   public static RocksDbOptions parse(Map<String, String> options) {
+    long rowCacheBytes = OptionValues.longInRange(options, ROW_CACHE_BYTES, 8L << 20, 0, 1L << 36);
+    long rowCacheMaxBytes =
+        OptionValues.longInRange(options, ROW_CACHE_MAX_BYTES, 1L << 30, 0, 1L << 40);
+    if (rowCacheMaxBytes < rowCacheBytes) {
+      throw new IllegalArgumentException(
+          "State backend option "
+              + ROW_CACHE_MAX_BYTES
+              + " ("
+              + rowCacheMaxBytes
+              + (options.containsKey(ROW_CACHE_MAX_BYTES) ? "" : ", its default")
+              + ") is below "
+              + ROW_CACHE_BYTES
+              + " ("
+              + rowCacheBytes
+              + (options.containsKey(ROW_CACHE_BYTES) ? "" : ", its default")
+              + "): a table's row cache starts at "
+              + ROW_CACHE_BYTES
+              + " and may grow up to "
+              + ROW_CACHE_MAX_BYTES
+              + ". Give "
+              + ROW_CACHE_MAX_BYTES
+              + " at least "
+              + rowCacheBytes
+              + " (equal keeps every row cache at its start size), or lower "
+              + ROW_CACHE_BYTES
+              + ".");
+    }
     return new RocksDbOptions(
         OptionValues.longInRange(options, BLOCK_CACHE_BYTES, 64L << 20, 1L << 20, 1L << 40),
         OptionValues.longInRange(options, WRITE_BUFFER_BYTES, 8L << 20, 64L << 10, 1L << 34),
         OptionValues.intInRange(options, MAX_WRITE_BUFFER_NUMBER, 6, 2, 64),
-        OptionValues.longInRange(options, ROW_CACHE_BYTES, 8L << 20, 0, 1L << 36),
-        OptionValues.longInRange(options, ROW_CACHE_MAX_BYTES, 1L << 30, 0, 1L << 40));
+        rowCacheBytes,
+        rowCacheMaxBytes);
   }
 }

@@ -56,6 +56,20 @@ class RowCacheGrowthTest {
   }
 
   @Test
+  void aMaximumBelowTheStartIsRefusedAndAnEqualOneAccepted() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> options(1000, 10));
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                "State backend option rocksdb.rowCacheMaxBytes (10) is below"
+                    + " rocksdb.rowCacheBytes (1000)"),
+        e.getMessage());
+    assertEquals(1000, options(1000, 1000).rowCacheMaxBytes());
+    assertEquals(0, options(0, 0).rowCacheMaxBytes());
+  }
+
+  @Test
   void aCacheWithRoomGrowsAndKeepsEveryRowUntilAScan() throws Exception {
     RowCacheMemory memory = new RowCacheMemory(4L << 20);
     try (RocksDbStateBackend backend =
