@@ -7,6 +7,7 @@ import io.arcon.state.StateBackendException;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
 import io.arcon.state.TableRegistry;
+import io.arcon.state.nativelib.NativeLibraries;
 import io.arcon.state.snapshot.DirectorySwap;
 import io.arcon.state.snapshot.FileTrees;
 import io.arcon.state.snapshot.SnapshotManifest;
@@ -70,6 +71,11 @@ import org.lmdbjava.Txn;
  */
 public final class LmdbStateBackend implements StateBackend {
   public static final String ENGINE = "lmdb";
+
+  static {
+    // Before any Env: lmdbjava reads the library path once, when its Library class initialises.
+    NativeLibraries.prepareLmdb();
+  }
 
   private static final long MAX_BATCH_BYTES = 64L << 20;
 

@@ -7,6 +7,7 @@ import io.arcon.state.StateBackendException;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
 import io.arcon.state.TableRegistry;
+import io.arcon.state.nativelib.NativeLibraries;
 import io.arcon.state.snapshot.DirectorySwap;
 import io.arcon.state.snapshot.FileTrees;
 import io.arcon.state.snapshot.SnapshotManifest;
@@ -62,7 +63,8 @@ public final class RocksDbStateBackend implements StateBackend {
   private static final int MEMTABLES_PER_FLUSH = 4;
 
   static {
-    RocksDB.loadLibrary();
+    // From one kept copy per user and version, not a temp file per JVM (see NativeLibraries).
+    NativeLibraries.loadRocksDb();
   }
 
   private final Path root;

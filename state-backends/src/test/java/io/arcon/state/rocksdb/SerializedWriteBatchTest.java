@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.arcon.state.nativelib.NativeLibraries;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ import org.rocksdb.WriteOptions;
 
 class SerializedWriteBatchTest {
   static {
-    RocksDB.loadLibrary();
+    NativeLibraries.loadRocksDb();
   }
 
   @Test
