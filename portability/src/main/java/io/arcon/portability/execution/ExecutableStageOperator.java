@@ -161,7 +161,11 @@ public final class ExecutableStageOperator implements Operator {
     if (spec.keys() != null) {
       keyed =
           KeyedStateContext.open(
-              spec.stateEngine(), context, (Coder) spec.keys().keyCoder(), spec.windowCoder());
+              spec.stateEngine(),
+              spec.stepName(),
+              context,
+              (Coder) spec.keys().keyCoder(),
+              spec.windowCoder());
       inputWatermark = keyed.restoredInputWatermark();
       if (spec.timeSortedInput()) {
         timeSorted =
