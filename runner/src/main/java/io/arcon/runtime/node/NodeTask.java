@@ -65,6 +65,13 @@ public final class NodeTask {
   private WatermarkAlignment<PendingInput> watermarkAlignment;
 
   private boolean releasingAligned;
+
+  /** A {@link NodeSignal#POLL} is in the mailbox (see {@link #requestPoll}). */
+  private boolean pollQueued;
+
+  /** A {@link NodeSignal#POLL_LATER} is scheduled (see {@link #requestPollLater}). */
+  private boolean pollScheduled;
+
   private long scheduledTickAt = Long.MAX_VALUE;
   private long lastSnapshotEpoch;
 
@@ -155,7 +162,7 @@ public final class NodeTask {
         // It had ended all its work in the restored epoch: it only ends its outputs again.
         finish.inputsEnded();
       } else if (chain.source() != null) {
-        env.signalSelf(NodeSignal.POLL);
+        requestPoll();
       } else if (valve.channelCount() == 0) {
         // A chain with neither inputs nor a source (e.g. Flatten of nothing) is immediately done.
         finish.inputsEnded();
@@ -188,7 +195,7 @@ public final class NodeTask {
           }
           releaseAligned();
           if (chain.source() != null && !outputs.isBlocked() && !finish.inputsHaveEnded()) {
-            env.signalSelf(NodeSignal.POLL);
+            requestPoll();
           }
         });
   }
@@ -196,7 +203,14 @@ public final class NodeTask {
   public void onSignal(NodeSignal signal) {
     switch (signal) {
       case START -> start();
-      case POLL -> guarded(this::poll);
+      case POLL -> {
+        pollQueued = false;
+        guarded(this::poll);
+      }
+      case POLL_LATER -> {
+        pollScheduled = false;
+        guarded(this::poll);
+      }
       case TICK -> guarded(this::tick);
       case CLOCK_ADVANCED -> {
         guarded(this::tick);
@@ -486,10 +500,32 @@ public final class NodeTask {
     bundle.messageHandled();
     if (result == SourceOperator.PollResult.MORE) {
       if (!outputs.isBlocked()) {
-        env.signalSelf(NodeSignal.POLL);
+        requestPoll();
       }
     } else {
-      env.signalSelfLater(NodeSignal.POLL, bundle.isEager() ? 1 : 5);
+      requestPollLater(bundle.isEager() ? 1 : 5);
+    }
+  }
+
+  /**
+   * Polls the source again as soon as the mailbox gets to it, unless such a poll is queued already.
+   *
+   * <p>Why at most one of each kind: every signal handled asks for the next, so each extra one (a
+   * credit arriving while a delayed poll was pending, say) would start a poll loop of its own that
+   * never ends; an idle source accumulated thousands and spun a core.
+   */
+  private void requestPoll() {
+    if (!pollQueued) {
+      pollQueued = true;
+      env.signalSelf(NodeSignal.POLL);
+    }
+  }
+
+  /** Polls the source after {@code delayMillis}, unless a poll is queued or scheduled already. */
+  private void requestPollLater(long delayMillis) {
+    if (!pollQueued && !pollScheduled) {
+      pollScheduled = true;
+      env.signalSelfLater(NodeSignal.POLL_LATER, delayMillis);
     }
   }
 

@@ -376,6 +376,58 @@ class NodeTaskTest {
     }
   }
 
+  /** Never has anything to emit, never ends: an unbounded source waiting for data. */
+  private static final class Idle implements SourceOperator {
+    int polls;
+
+    @Override
+    public void open(OperatorContext ctx) {}
+
+    @Override
+    public PollResult poll(int maxElements) {
+      polls++;
+      return PollResult.IDLE;
+    }
+
+    @Override
+    public long currentWatermark() {
+      return 0;
+    }
+  }
+
+  @Test
+  void anIdleSourceKeepsAtMostOnePollQueuedAndOneScheduledWhateverWakesIt() {
+    JobGraph g = new JobGraph();
+    Vertex v = g.addVertex("source", 1);
+    Idle idle = new Idle();
+    OperatorNode src = v.addOperator("idle", () -> idle);
+    OperatorNode op = addPlusOne(v);
+    v.connect(src, 0, op, 0);
+    Vertex down = g.addVertex("down", 1);
+    int edge =
+        g.connect(v, op, 0, down, down.addOperator("down", () -> null), 0, EdgeKind.FORWARD, null)
+            .id();
+    NodeTask task =
+        started(v, new RuntimeConfig(100, 1_000, 8, 4, stateRoot, clock, false, null, false));
+
+    // The host's mailbox and scheduler: deliver what the node asked for, oldest first, and after
+    // every poll a credit from downstream (as batches sent earlier are consumed).
+    int pollSignals = 0;
+    for (int i = 0; i < 200; i++) {
+      NodeSignal next = NodeSignal.valueOf(signals.remove(0).split(" ")[0]);
+      pollSignals += next.name().startsWith("POLL") ? 1 : 0;
+      task.onSignal(next);
+      task.onCredit(new RuntimeMessage.Credit(edge, 0));
+      long queued = signals.stream().filter(s -> s.equals("POLL")).count();
+      long scheduled = signals.stream().filter(s -> s.startsWith("POLL_LATER")).count();
+      assertTrue(
+          queued <= 1 && scheduled <= 1 && !signals.isEmpty(),
+          "after " + (i + 1) + " signals the node has asked for " + signals);
+    }
+    assertEquals(pollSignals, idle.polls, "every poll signal polled once");
+    assertTrue(pollSignals > 100, pollSignals + " of 200 signals were polls");
+  }
+
   @Test
   void aSourceChainPollsUntilItsSourceIsDone() {
     JobGraph g = new JobGraph();
