@@ -15,6 +15,8 @@ class PekkoConfigTest {
     assertEquals(8, config.getInt("pekko.actor.default-dispatcher.throughput"));
     assertEquals(8, config.getInt(NodeThreads.DISPATCHER + ".throughput"));
     assertEquals("WARNING", config.getString("pekko.loglevel"));
+    assertEquals(
+        java.time.Duration.ofMillis(1), config.getDuration("pekko.scheduler.tick-duration"));
   }
 
   @Test
