@@ -1,13 +1,16 @@
 package io.arcon.tss.server;
 
+import io.arcon.tss.lake.LakeLayout;
 import io.arcon.tss.model.FieldType;
 import io.arcon.tss.model.StateDescriptor;
 import io.arcon.tss.model.StateSchema;
 import io.arcon.tss.proto.Consistency;
 import io.arcon.tss.proto.StateKind;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** Plain catalog objects for the unit tests of the control plane's parts. */
@@ -16,6 +19,27 @@ final class CatalogFixtures {
   static final StateSchema COUNTER = new StateSchema(FieldType.STRING, FieldType.INT64);
 
   private CatalogFixtures() {}
+
+  /** A control plane over {@code home} and {@code lake}, resumed from what the catalog holds. */
+  static ControlPlane startedPlane(Path home, LakeLayout lake) {
+    ControlPlane plane = new ControlPlane(new CatalogStore(home), lake, new VersionCommitter(lake));
+    plane.resume();
+    return plane;
+  }
+
+  /**
+   * Registers app {@code app} with counter states {@code states} on a new session of {@code
+   * stream}.
+   */
+  static AppSession register(
+      ControlPlane plane, RecordedStream stream, String app, String... states) {
+    AppSession session = new AppSession(stream);
+    plane.register(
+        session,
+        new Registration(
+            app, Arrays.stream(states).map(CatalogFixtures::counter).toList(), app + "-agent"));
+    return session;
+  }
 
   /** A counter state keyed by STRING. */
   static StateDescriptor counter(String name) {

@@ -10,7 +10,6 @@ import io.arcon.tss.lake.LakeLayout;
 import io.grpc.Status;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,13 +26,7 @@ class DropAppTest {
   @BeforeEach
   void start() {
     lake = LakeLayout.local(home.resolve("lake"));
-    plane = newPlane();
-  }
-
-  private ControlPlane newPlane() {
-    ControlPlane p = new ControlPlane(new CatalogStore(home), lake, new VersionCommitter(lake));
-    p.resume();
-    return p;
+    plane = CatalogFixtures.startedPlane(home, lake);
   }
 
   @AfterEach
@@ -42,12 +35,7 @@ class DropAppTest {
   }
 
   private AppSession register(String app, String... states) {
-    AppSession session = new AppSession(new RecordedStream());
-    plane.register(
-        session,
-        new Registration(
-            app, Arrays.stream(states).map(CatalogFixtures::counter).toList(), app + "-agent"));
-    return session;
+    return CatalogFixtures.register(plane, new RecordedStream(), app, states);
   }
 
   private List<String> appNames() {
@@ -72,7 +60,7 @@ class DropAppTest {
     assertEquals(List.of("b"), appNames());
     assertFalse(Files.exists(catalogFile));
     plane.close();
-    plane = newPlane();
+    plane = CatalogFixtures.startedPlane(home, lake);
     assertEquals(List.of("b"), appNames(), "the drop survives a restart");
     assertEquals(
         Status.Code.NOT_FOUND,

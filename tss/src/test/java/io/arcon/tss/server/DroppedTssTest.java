@@ -39,12 +39,9 @@ class DroppedTssTest {
   @BeforeEach
   void start() {
     lake = LakeLayout.local(home.resolve("lake"));
-    plane = new ControlPlane(new CatalogStore(home), lake, new VersionCommitter(lake));
-    plane.resume();
+    plane = CatalogFixtures.startedPlane(home, lake);
     stream = new RecordedStream();
-    session = new AppSession(stream);
-    plane.register(
-        session, new Registration("a", List.of(CatalogFixtures.counter("x")), "a-agent"));
+    session = CatalogFixtures.register(plane, stream, "a", "x");
   }
 
   @AfterEach

@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,9 +37,7 @@ class FinishedAppTest {
   }
 
   private ControlPlane newPlane() {
-    ControlPlane p = new ControlPlane(new CatalogStore(home), lake, new VersionCommitter(lake));
-    p.resume();
-    return p;
+    return CatalogFixtures.startedPlane(home, lake);
   }
 
   @AfterEach
@@ -49,12 +46,7 @@ class FinishedAppTest {
   }
 
   private AppSession register(RecordedStream stream, String app, String... states) {
-    AppSession session = new AppSession(stream);
-    plane.register(
-        session,
-        new Registration(
-            app, Arrays.stream(states).map(CatalogFixtures::counter).toList(), app + "-agent"));
-    return session;
+    return CatalogFixtures.register(plane, stream, app, states);
   }
 
   /** The oracle: versions AT, AT + EVERY, ... up to and including the first one at or after end. */
