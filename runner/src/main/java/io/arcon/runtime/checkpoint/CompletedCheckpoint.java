@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -331,7 +332,7 @@ public final class CompletedCheckpoint {
 
   private static String sharedCopy(List<Long> epochs) {
     return (epochs.size() == 1 ? "epoch " : "epochs ")
-        + epochs.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+        + epochs.stream().map(String::valueOf).collect(Collectors.joining(", "))
         + (epochs.size() == 1 ? " holds" : " hold")
         + " the same file: RocksDB's immutable SST files are hard-linked, not copied, into every"
         + " epoch that contains them";

@@ -24,9 +24,6 @@ public final class EpochGivenUpException extends IllegalStateException {
       if (t instanceof EpochGivenUpException) {
         return true;
       }
-      if (t.getCause() == t) {
-        break;
-      }
     }
     return false;
   }
