@@ -1,17 +1,14 @@
 package io.arcon.runner;
 
 import io.arcon.runner.progress.ReadProgress;
+import io.arcon.runner.state.TemporaryStateRoot;
 import io.arcon.runner.webui.ObservedJob;
 import io.arcon.runtime.job.JobMonitor;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -30,7 +27,7 @@ public class ArconPipelineResult implements PipelineResult {
   private final ReadProgress reads;
   private final JobMonitor monitor;
   private final MetricsContainerStepMap metrics;
-  private final Path temporaryStateRoot;
+  private final TemporaryStateRoot temporaryStateRoot;
 
   /**
    * The job's outcome once its end-of-job cleanup ({@code onEnd}, the temporary state directory) is
@@ -44,7 +41,7 @@ public class ArconPipelineResult implements PipelineResult {
    * @param onEnd runs when the job has ended, however it ended
    */
   ArconPipelineResult(
-      ObservedJob job, ReadProgress reads, Path temporaryStateRoot, Runnable onEnd) {
+      ObservedJob job, ReadProgress reads, TemporaryStateRoot temporaryStateRoot, Runnable onEnd) {
     this.job = job;
     this.reads = reads;
     this.monitor = job.monitor();
@@ -60,7 +57,7 @@ public class ArconPipelineResult implements PipelineResult {
                   } finally {
                     if (temporaryStateRoot != null) {
                       // Checkpoints, which a resume needs, live elsewhere (--checkpointDir).
-                      deleteStateRoot();
+                      temporaryStateRoot.delete();
                     }
                   }
                 });
@@ -164,13 +161,5 @@ public class ArconPipelineResult implements PipelineResult {
     MetricsContainerStepMap committed =
         getState() == State.DONE ? metrics : new MetricsContainerStepMap();
     return MetricsContainerStepMap.asMetricResults(metrics, committed);
-  }
-
-  private void deleteStateRoot() {
-    try (Stream<Path> files = Files.walk(temporaryStateRoot)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException ignored) {
-      // Temporary files; the OS cleans the temp directory eventually.
-    }
   }
 }

@@ -7,6 +7,7 @@ import io.arcon.runner.metrics.MetricsWorkScope;
 import io.arcon.runner.options.WatermarkDrift;
 import io.arcon.runner.progress.ProgressReporter;
 import io.arcon.runner.state.StateBackendTuning;
+import io.arcon.runner.state.TemporaryStateRoot;
 import io.arcon.runner.translation.PipelineTranslator;
 import io.arcon.runner.translation.Translation;
 import io.arcon.runner.tss.TssLink;
@@ -27,7 +28,6 @@ import io.arcon.runtime.job.NodeThreads;
 import io.arcon.runtime.job.RuntimeConfig;
 import io.arcon.runtime.observe.JobStats;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -166,11 +166,14 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
           restoreFrom.directory());
     }
 
-    boolean temporaryState = options.getStateDir() == null || options.getStateDir().isBlank();
     if (!stateBackendOptions.isEmpty()) {
       LOG.info("State backend options of {}: {}", options.getJobName(), stateBackendOptions);
     }
-    Path stateRoot = createStateRoot();
+    TemporaryStateRoot temporaryState =
+        options.getStateDir() == null || options.getStateDir().isBlank()
+            ? TemporaryStateRoot.create()
+            : null;
+    Path stateRoot = temporaryState != null ? temporaryState.path() : createStateRoot();
     RuntimeConfig config =
         new RuntimeConfig(
             options.getMaxBundleSize(),
@@ -214,6 +217,9 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
       if (tss != null) {
         tss.close();
       }
+      if (temporaryState != null) {
+        temporaryState.delete(); // no node ever started: nothing in it is needed
+      }
       throw e;
     }
     progress.start(monitor);
@@ -229,7 +235,7 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
         new ArconPipelineResult(
             observed,
             progress.reads(),
-            temporaryState ? stateRoot : null,
+            temporaryState,
             () -> {
               progress.finish(); // the final line is out before waitUntilFinish returns
               logLevels.release();
@@ -324,18 +330,11 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
   }
 
   /**
-   * A fresh directory for this run's persistent state: a temporary one, or a new subdirectory of
-   * {@code --stateDir} so a run never opens another run's leftover engine files.
+   * A fresh directory for this run's persistent state under {@code --stateDir}: a new subdirectory,
+   * so a run never opens another run's leftover engine files.
    */
   private Path createStateRoot() {
     String stateDir = options.getStateDir();
-    if (stateDir == null || stateDir.isBlank()) {
-      try {
-        return Files.createTempDirectory("arcon-state-");
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot create a temporary state directory", e);
-      }
-    }
     Path parent = Path.of(stateDir);
     try {
       Files.createDirectories(parent);
