@@ -41,6 +41,7 @@ public final class PortablePipelineExecutor {
           "The pipeline options are not valid: " + e.getMessage(), e);
     }
     ArconPipelineOptions arcon = options.as(ArconPipelineOptions.class);
+    refuseTss(arcon);
     // Clients of other SDKs name no runner (or their own): the job service's runner is this one.
     arcon.setRunner(ArconRunner.class);
     arcon.setJobName(spec.jobName());
@@ -67,6 +68,27 @@ public final class PortablePipelineExecutor {
     CompletableFuture<PipelineResult.State> termination =
         result.termination().whenComplete((state, error) -> closeQuietly(bundles));
     return new RunningJob(result, termination, metrics);
+  }
+
+  /**
+   * Refuses a job that asks for TSS: the state of a portable pipeline's stages is not registered
+   * with a TSS control plane, so {@code --tss=on} or {@code --tssExport} would be ignored, and a
+   * user would look for an app that never appears.
+   */
+  private static void refuseTss(ArconPipelineOptions options) {
+    String tss = options.getTss();
+    String exports = options.getTssExport();
+    boolean exportGiven = exports != null && !exports.isBlank();
+    if (!exportGiven && (tss == null || !tss.trim().equalsIgnoreCase("on"))) {
+      return;
+    }
+    String given = exportGiven ? "--tssExport=" + exports : "--tss=" + tss;
+    throw new UnsupportedOperationException(
+        given
+            + " was given, but TSS does not read the state of pipelines submitted through the Job"
+            + " Service yet: their stages' state is not registered with a TSS control plane."
+            + " TSS extracts the state of Java pipelines run with --runner=ArconRunner. Drop --tss"
+            + " and --tssExport from this job's options (or pass --tss=off).");
   }
 
   private static void closeQuietly(JobBundles bundles) {

@@ -187,6 +187,44 @@ class EndToEndTest {
     assertFalse(Files.exists(temp.resolve(preparation.getStagingSessionToken())));
   }
 
+  /**
+   * TSS does not read portable pipelines' state: a job that asks for it is refused with a message
+   * saying so, instead of running with the option silently ignored.
+   */
+  @Test
+  void aJobThatAsksForTssIsRefusedWithTheReason() throws Exception {
+    // Option names as clients send them (snake case; Beam's translation makes them camel case).
+    for (String option : List.of("tss=on", "tss_export=Count*")) {
+      String[] nameValue = option.split("=", 2);
+      Struct options =
+          clientOptions("tss").toBuilder()
+              .putFields(
+                  "beam:option:" + nameValue[0] + ":v1",
+                  Value.newBuilder().setStringValue(nameValue[1]).build())
+              .build();
+      JobApi.PrepareJobResponse preparation =
+          client.prepare("tss", TestPipelineProtos.impulseThen(new CountElements()), options);
+      client.stage(preparation);
+
+      StatusRuntimeException e =
+          assertThrows(StatusRuntimeException.class, () -> client.run(preparation));
+
+      assertEquals(Status.Code.UNIMPLEMENTED, e.getStatus().getCode(), e.getMessage());
+      String message = e.getStatus().getDescription();
+      assertTrue(message.contains("--" + option.replace("tss_export", "tssExport")), message);
+      assertTrue(message.contains("--runner=ArconRunner"), message);
+    }
+    // Saying it is off is fine.
+    Struct off =
+        clientOptions("tss-off").toBuilder()
+            .putFields("beam:option:tss:v1", Value.newBuilder().setStringValue("off").build())
+            .build();
+    String jobId =
+        client.submit("tss-off", TestPipelineProtos.impulseThen(new CountElements()), off);
+    List<JobState.Enum> states = statesUntilEnd(jobId);
+    assertEquals(JobState.Enum.DONE, states.get(states.size() - 1), "states: " + states);
+  }
+
   /** The job's state stream, read until the job ends. */
   private List<JobState.Enum> statesUntilEnd(String jobId) {
     List<JobState.Enum> states = new ArrayList<>();
