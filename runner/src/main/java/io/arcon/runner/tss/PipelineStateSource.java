@@ -20,6 +20,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.util.CoderUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The pipeline as the TSS agent sees it: the catalog of its user states, and the rows of one state
@@ -35,6 +37,11 @@ final class PipelineStateSource implements StateSource {
    * first chunk of a table, which builds the table's ordered key index.
    */
   static final int CELLS_PER_CHUNK = 8192;
+
+  /** How often a read that waits for an instance to pass its version looks again. */
+  private static final long AWAIT_PASSED_POLL_MILLIS = 20;
+
+  private static final Logger LOG = LoggerFactory.getLogger(PipelineStateSource.class);
 
   /** Cells per chunk of the sources created from now on (tests make it tiny to cross chunks). */
   static volatile int cellsPerChunk = CELLS_PER_CHUNK;
@@ -214,17 +221,10 @@ final class PipelineStateSource implements StateSource {
       }
     }
 
-    /** Checks that every instance runs, then asks each for its first chunk. */
+    /** Waits until every instance read from has passed the version, then asks each for a chunk. */
     private InstanceRead[] start() {
       for (int index : readFrom) {
-        if (instances[index] == null) {
-          throw new IllegalStateException(
-              "instance "
-                  + index
-                  + " of "
-                  + state.transformFullName()
-                  + " is not running; its state cannot be read");
-        }
+        awaitPassed(index);
       }
       InstanceRead[] started = new InstanceRead[readFrom.length];
       for (int i = 0; i < readFrom.length; i++) {
@@ -232,6 +232,54 @@ final class PipelineStateSource implements StateSource {
         started[i].request();
       }
       return started;
+    }
+
+    /**
+     * Waits until instance {@code index} runs and its input watermark is past the version, i.e. it
+     * applied every input before it.
+     *
+     * <p>Why: the control plane assigns a version once the app's reported watermark passed it, but
+     * an instance may be behind that: it restarted ({@code --numberOfExecutionRetries}) from an
+     * earlier epoch and replays, or it is not open again yet. Reading it then would commit a
+     * version that misses writes before T. A job that ends while this waits fails the read.
+     */
+    private void awaitPassed(int index) {
+      boolean told = false;
+      while (true) {
+        InstanceExport instance = instances[index];
+        TssLink.Progress progress = instance == null ? null : instance.progress();
+        if (progress != null && progress.watermark > version) {
+          return;
+        }
+        if (link.closed()) {
+          throw new IllegalStateException(
+              "instance "
+                  + index
+                  + " of "
+                  + state.transformFullName()
+                  + " is not running (the job ended) and did not pass version "
+                  + Instant.ofEpochMilli(version)
+                  + "; its state cannot be read");
+        }
+        if (!told) {
+          told = true;
+          LOG.info(
+              "TSS: version {} of {} waits for instance {} of {} to pass it ({})",
+              Instant.ofEpochMilli(version),
+              state.name(),
+              index,
+              state.transformFullName(),
+              instance == null
+                  ? "it is not running: the job restarts"
+                  : "it replays after a restart");
+        }
+        try {
+          Thread.sleep(AWAIT_PASSED_POLL_MILLIS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while waiting for " + state.name(), e);
+        }
+      }
     }
 
     /** The next read in turn that has chunks left, or null when all are finished. */

@@ -72,6 +72,9 @@ public final class TssLink implements AutoCloseable {
   private int expectedInstances;
   private volatile boolean drained;
 
+  /** Set by {@link #close}: the job ended, no instance will open or advance any more. */
+  private volatile boolean closed;
+
   /** The transforms some TSS reads, as the control plane last said; null until it said. */
   private volatile Set<String> transformsRead;
 
@@ -390,8 +393,14 @@ public final class TssLink implements AutoCloseable {
     }
   }
 
+  /** Whether the job ended (however it ended): its instances will not open or advance again. */
+  boolean closed() {
+    return closed;
+  }
+
   @Override
   public void close() {
+    closed = true;
     if (reporter != null) {
       reporter.shutdownNow();
     }

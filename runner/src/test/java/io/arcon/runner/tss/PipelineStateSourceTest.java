@@ -28,7 +28,9 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -192,6 +194,10 @@ class PipelineStateSourceTest {
             .add(new Expected(key, WINDOWS.get(w), 1_000L * k + w, before));
       }
     }
+    // Both instances applied every input before the version (a read waits until they have).
+    for (InstanceExport instance : instances) {
+      instance.watermarkAdvanced(VERSION + 1);
+    }
     return oracle;
   }
 
@@ -331,19 +337,68 @@ class PipelineStateSourceTest {
     assertEquals(Long.MAX_VALUE, link.oldestVersionInFlight());
   }
 
+  /**
+   * An instance that is not running (its job restarts) is waited for, not read around or failed at
+   * once; the read fails when the job ends without it, before any chunk was asked for.
+   */
   @Test
-  void anInstanceThatIsNotRunningFailsTheReadBeforeAnyChunk() throws Exception {
+  void aReadWaitsForAnInstanceThatIsNotRunningAndFailsWhenTheJobEnds() throws Exception {
     twoInstances();
     instances[1].close();
     PipelineStateSource source = new PipelineStateSource(link);
     Iterator<StateRow> it =
         source.rows(stateName(source), Instant.ofEpochMilli(VERSION), null).iterator();
-    IllegalStateException e = assertThrows(IllegalStateException.class, it::hasNext);
+    CompletableFuture<Boolean> first = CompletableFuture.supplyAsync(it::hasNext);
+    Thread.sleep(300);
+    assertFalse(first.isDone(), "the read went on without instance 1");
+
+    link.close();
+
+    ExecutionException e = assertThrows(ExecutionException.class, first::get);
     assertEquals(
-        "instance 1 of " + TRANSFORM + " is not running; its state cannot be read", e.getMessage());
+        "instance 1 of "
+            + TRANSFORM
+            + " is not running (the job ended) and did not pass version "
+            + Instant.ofEpochMilli(VERSION)
+            + "; its state cannot be read",
+        e.getCause().getMessage());
     assertEquals(0, mailboxes[0].tasks.get());
     assertEquals(Long.MAX_VALUE, link.oldestVersionInFlight());
-    assertSame(e, assertThrows(IllegalStateException.class, it::hasNext), "stays failed");
+    assertSame(
+        e.getCause(), assertThrows(IllegalStateException.class, it::hasNext), "stays failed");
+  }
+
+  /**
+   * The defect: after a restart from an earlier epoch an instance's watermark is behind a version
+   * the control plane already assigned (the app's reported watermark had passed it), and reading it
+   * then committed state without the writes it had yet to replay. The read waits until the instance
+   * passes the version again, and then reads everything.
+   */
+  @Test
+  void aReadWaitsForAnInstanceBehindTheVersionUntilItPassesIt() throws Exception {
+    Map<String, List<Expected>> oracle = twoInstances();
+    InstanceExport behind = instances[1];
+    TssLink.Progress progress = behind.progress();
+    progress.watermark = VERSION - 1; // as after a restart from an epoch before the version
+    PipelineStateSource source = new PipelineStateSource(link);
+    Iterator<StateRow> it =
+        source.rows(stateName(source), Instant.ofEpochMilli(VERSION), null).iterator();
+    CompletableFuture<List<StateRow>> read =
+        CompletableFuture.supplyAsync(
+            () -> {
+              List<StateRow> rows = new ArrayList<>();
+              it.forEachRemaining(rows::add);
+              return rows;
+            });
+    Thread.sleep(300);
+    assertFalse(read.isDone(), "read an instance whose watermark is behind the version");
+    assertEquals(0, mailboxes[1].tasks.get());
+
+    nodes.get(1).submit(() -> behind.watermarkAdvanced(VERSION + 1)).get();
+
+    List<Expected> all = new ArrayList<>();
+    oracle.values().forEach(all::addAll);
+    assertRowsEqual(all, read.get(60, TimeUnit.SECONDS));
   }
 
   @Test

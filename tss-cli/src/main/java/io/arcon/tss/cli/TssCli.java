@@ -80,8 +80,17 @@ public final class TssCli implements Callable<Integer> {
     System.exit(new CommandLine(new TssCli()).execute(args));
   }
 
+  /**
+   * gRPC's own logger, held so that its level sticks (java.util.logging keeps loggers weakly): the
+   * CLI reports a failed call in one line, so gRPC's WARNING with a stack trace for the same
+   * failure (a name that does not resolve) is noise.
+   */
+  private static final java.util.logging.Logger GRPC_LOG =
+      java.util.logging.Logger.getLogger("io.grpc");
+
   @Override
   public Integer call() {
+    GRPC_LOG.setLevel(java.util.logging.Level.SEVERE);
     try (TssClient client = TssClient.connect(endpoint.host(), endpoint.port(), token)) {
       StatementExecutor executor = new StatementExecutor(client, lake);
       if (execute != null) {

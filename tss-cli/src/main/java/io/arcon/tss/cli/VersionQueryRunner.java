@@ -213,8 +213,15 @@ final class VersionQueryRunner {
             table.files().stream()
                 .map(p -> literal(p.toString()))
                 .collect(Collectors.joining(", ", "[", "]"));
+        // Without hive_partitioning = false DuckDB would read the `version=<T>` directory of the
+        // path as a column and put it in place of the file's own `version` (a timestamp with time
+        // zone) or of a TRANSFORM's column of that name.
         s.execute(
-            "CREATE VIEW " + table.qualified() + " AS SELECT * FROM read_parquet(" + files + ")");
+            "CREATE VIEW "
+                + table.qualified()
+                + " AS SELECT * FROM read_parquet("
+                + files
+                + ", hive_partitioning = false)");
         table.files().forEach(p -> allowed.add(literal(p.toString())));
       }
       s.execute(

@@ -102,6 +102,27 @@ class TssCliTest {
     assertTrue(r.err().startsWith("error: cannot reach the TSS control plane"), r.err());
   }
 
+  /** An endpoint that is an HTTP/1 server (a web UI) was reported as a bare "http2 exception". */
+  @Test
+  void anEndpointThatIsNotAControlPlaneIsNamedSo() throws Exception {
+    com.sun.net.httpserver.HttpServer web =
+        com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    web.start();
+    try {
+      Run r = run("--endpoint", "127.0.0.1:" + web.getAddress().getPort(), "-e", "SHOW APPS;");
+      assertEquals(1, r.exitCode());
+      assertTrue(
+          r.err()
+              .startsWith(
+                  "error: the endpoint 127.0.0.1:"
+                      + web.getAddress().getPort()
+                      + " answered, but not as a TSS control plane"),
+          r.err());
+    } finally {
+      web.stop(0);
+    }
+  }
+
   @Test
   void badEndpointAndEmptyScriptAreUsageErrors() {
     Run r = run("--endpoint", "nohost", "-e", "SHOW APPS;");

@@ -90,6 +90,23 @@ class VersionQueryRunnerTest {
     assertTrue(result.rows().get(0).get(2).startsWith("2026-12-02"), result.rows().toString());
   }
 
+  /**
+   * The {@code version} column is the file's own (an instant, like {@code updated_at}), not the
+   * {@code version=<T>} directory name DuckDB would read as a hive partition: that one is a
+   * timestamp without zone, which compared wrongly with {@code updated_at} outside UTC.
+   */
+  @Test
+  void theVersionColumnIsTheFilesOwnInstantNotTheDirectoryName() {
+    TextTable result =
+        query(
+            "QUERY t SELECT typeof(version) AS v, typeof(updated_at) AS u,"
+                + " count(*) FILTER (WHERE updated_at < version) AS before"
+                + " FROM app1.clicks GROUP BY ALL");
+    assertEquals(
+        List.of(List.of("TIMESTAMP WITH TIME ZONE", "TIMESTAMP WITH TIME ZONE", "2")),
+        result.rows());
+  }
+
   @Test
   void uncommittedVersionsAreInvisible() {
     assertEquals(

@@ -161,19 +161,43 @@ public final class TssClient implements AutoCloseable {
       String reason =
           status.getDescription() == null ? status.getCode().name() : status.getDescription();
       String message =
-          switch (status.getCode()) {
-            case UNAVAILABLE ->
-                "cannot reach the TSS control plane at "
-                    + endpoint
-                    + " ("
-                    + reason
-                    + "); start one with `tss server` or pass --endpoint host:port";
-            case UNAUTHENTICATED ->
-                "the control plane at " + endpoint + " refused the call: " + reason;
-            default -> reason;
-          };
+          notTheControlPlane(status)
+              ? "the endpoint "
+                  + endpoint
+                  + " answered, but not as a TSS control plane ("
+                  + reason
+                  + "): check --endpoint (a control plane listens on 47470 unless told otherwise;"
+                  + " a web UI's port is not it)"
+              : switch (status.getCode()) {
+                case UNAVAILABLE ->
+                    "cannot reach the TSS control plane at "
+                        + endpoint
+                        + " ("
+                        + reason
+                        + "); start one with `tss server` or pass --endpoint host:port";
+                case UNAUTHENTICATED ->
+                    "the control plane at " + endpoint + " refused the call: " + reason;
+                default -> reason;
+              };
       throw new TssClientException(message, status.getCode(), e);
     }
+  }
+
+  /**
+   * Whether the call failed because the other side does not speak gRPC's HTTP/2 (an HTTP/1 server
+   * such as a web UI, or another protocol): gRPC then reports a bare "http2 exception".
+   */
+  private static boolean notTheControlPlane(Status status) {
+    String description = status.getDescription() == null ? "" : status.getDescription();
+    if (description.toLowerCase(java.util.Locale.ROOT).contains("http2 exception")) {
+      return true;
+    }
+    for (Throwable t = status.getCause(); t != null; t = t.getCause()) {
+      if (t.getClass().getSimpleName().equals("Http2Exception")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

@@ -5,12 +5,14 @@ import io.arcon.tss.lang.grammar.TssLexer;
 import io.arcon.tss.lang.grammar.TssParser.CreateTssContext;
 import io.arcon.tss.lang.grammar.TssParser.DescribeContext;
 import io.arcon.tss.lang.grammar.TssParser.DropContext;
+import io.arcon.tss.lang.grammar.TssParser.IdentifierContext;
 import io.arcon.tss.lang.grammar.TssParser.QueryHeadContext;
 import io.arcon.tss.lang.grammar.TssParser.ShowContext;
 import io.arcon.tss.lang.grammar.TssParser.StateRefContext;
 import io.arcon.tss.lang.grammar.TssParser.StatementContext;
 import io.arcon.tss.lang.grammar.TssParser.TimeZoneContext;
 import io.arcon.tss.lang.grammar.TssParser.UnitContext;
+import io.arcon.tss.model.Names;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,26 +53,23 @@ final class AstBuilder extends TssBaseVisitor<Statement> {
 
   @Override
   public Statement visitDescribe(DescribeContext ctx) {
-    return ctx.app != null
-        ? new DescribeApp(ctx.app.getText())
-        : new DescribeTss(ctx.tss.getText());
+    return ctx.app != null ? new DescribeApp(name(ctx.app)) : new DescribeTss(name(ctx.tss));
   }
 
   @Override
   public Statement visitDrop(DropContext ctx) {
-    return ctx.app != null ? new DropApp(ctx.app.getText()) : new DropTss(ctx.tss.getText());
+    return ctx.app != null ? new DropApp(name(ctx.app)) : new DropTss(name(ctx.tss));
   }
 
   @Override
   public Statement visitCreateTss(CreateTssContext ctx) {
+    String tssName = name(ctx.name);
     List<StateRef> states = new ArrayList<>();
     Set<StateRef> seen = new HashSet<>();
     for (StateRefContext ref : ctx.stateRef()) {
       String state =
-          ref.second == null
-              ? ref.first.getText()
-              : ref.first.getText() + "." + ref.second.getText();
-      StateRef stateRef = new StateRef(ref.app.getText(), state);
+          ref.second == null ? name(ref.first) : name(ref.first) + "." + name(ref.second);
+      StateRef stateRef = new StateRef(name(ref.app), state);
       if (!seen.add(stateRef)) {
         throw semantic(
             ref.getStart(), "duplicate state '" + stateRef + "'", "each state only once");
@@ -131,16 +130,7 @@ final class AstBuilder extends TssBaseVisitor<Statement> {
     }
 
     return new CreateTss(
-        ctx.name.getText(),
-        states,
-        key,
-        at,
-        zoneId,
-        every,
-        until,
-        ctx.diff != null,
-        sql,
-        text(ctx));
+        tssName, states, key, at, zoneId, every, until, ctx.diff != null, sql, text(ctx));
   }
 
   /** Builds the CLI's version query from its head and the raw SQL that follows it. */
@@ -156,7 +146,7 @@ final class AstBuilder extends TssBaseVisitor<Statement> {
       ZoneId zone = head.timeZone() == null ? null : zone(head.timeZone());
       version = time(head.version, zone);
     }
-    return new VersionQuery(head.name.getText(), version, sql);
+    return new VersionQuery(name(head.name), version, sql);
   }
 
   private static ZoneId zone(TimeZoneContext ctx) {
@@ -219,6 +209,21 @@ final class AstBuilder extends TssBaseVisitor<Statement> {
   static String unquote(Token literal) {
     String text = literal.getText();
     return text.substring(1, text.length() - 1).replace("''", "'");
+  }
+
+  /**
+   * The text of a name, which becomes a directory or file name in the lake and the control plane's
+   * home: refused at its position if longer than {@link Names#MAX_LENGTH}.
+   */
+  private static String name(IdentifierContext identifier) {
+    String text = identifier.getText();
+    if (text.length() > Names.MAX_LENGTH) {
+      throw semantic(
+          identifier.getStart(),
+          "name of " + text.length() + " characters is too long",
+          "a name of at most " + Names.MAX_LENGTH + " characters");
+    }
+    return text;
   }
 
   static TssSyntaxException semantic(Token at, String problem, String expected) {

@@ -12,11 +12,21 @@ import java.util.regex.Pattern;
 public final class Names {
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
+  /**
+   * The longest app, TSS or state-part name. A name is a directory or file name (with {@code .json}
+   * after an app's), and file systems allow 255 bytes: a state {@code transform.stateId} of two
+   * parts stays below that.
+   */
+  public static final int MAX_LENGTH = 120;
+
+  /** Characters of a shortened name's hash suffix, {@code _} and 8 hex digits. */
+  private static final int HASH_SUFFIX = 9;
+
   private Names() {}
 
   /** Whether {@code name} is a valid app, TSS or state-part name. */
   public static boolean isValid(String name) {
-    return name != null && NAME.matcher(name).matches();
+    return name != null && name.length() <= MAX_LENGTH && NAME.matcher(name).matches();
   }
 
   /** Whether {@code name} is a valid state name: {@code stateId} or {@code transform.stateId}. */
@@ -39,8 +49,9 @@ public final class Names {
   /**
    * Turns any text (a Beam job name, a transform's user-given name) into a valid name: every
    * character outside {@code [A-Za-z0-9_]} becomes {@code _}, runs of {@code _} collapse, and a
-   * leading digit (or an empty result) gets a {@code _} in front. Valid names are returned as they
-   * are.
+   * leading digit (or an empty result) gets a {@code _} in front, and a name longer than {@link
+   * #MAX_LENGTH} is cut short with a hash of the whole text at its end (so two long names that
+   * share their beginning stay apart). Valid names are returned as they are.
    */
   public static String sanitize(String text) {
     if (isValid(text)) {
@@ -54,6 +65,10 @@ public final class Names {
     if (replaced.isEmpty() || Character.isDigit(replaced.charAt(0))) {
       replaced = "_" + replaced;
     }
+    if (replaced.length() > MAX_LENGTH) {
+      replaced =
+          replaced.substring(0, MAX_LENGTH - HASH_SUFFIX) + String.format("_%08x", text.hashCode());
+    }
     return replaced;
   }
 
@@ -64,6 +79,16 @@ public final class Names {
    * @throws IllegalArgumentException naming the bad value and the allowed form
    */
   public static String requireValid(String name, String what) {
+    if (name != null && name.length() > MAX_LENGTH) {
+      throw new IllegalArgumentException(
+          what
+              + " name "
+              + quoted(name.substring(0, 20) + "...")
+              + " has "
+              + name.length()
+              + " characters: use at most "
+              + MAX_LENGTH);
+    }
     if (!isValid(name)) {
       throw new IllegalArgumentException(
           "invalid "
@@ -81,6 +106,20 @@ public final class Names {
    * @throws IllegalArgumentException naming the bad value and the allowed form
    */
   public static String requireValidState(String name) {
+    if (name != null && !isValidState(name)) {
+      for (String part : name.split("\\.", -1)) {
+        if (part.length() > MAX_LENGTH) {
+          throw new IllegalArgumentException(
+              "state name "
+                  + quoted(name.substring(0, 20) + "...")
+                  + " has a part of "
+                  + part.length()
+                  + " characters: use at most "
+                  + MAX_LENGTH
+                  + " per part");
+        }
+      }
+    }
     if (!isValidState(name)) {
       throw new IllegalArgumentException(
           "invalid state name "

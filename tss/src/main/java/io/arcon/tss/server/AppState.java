@@ -105,15 +105,22 @@ final class AppState {
 
   /**
    * The app registered {@code states} on {@code newSession} from agent {@code newInstance}. The
-   * watermark is kept: the agent reports it again right after registering anyway. A registration is
-   * a live app: a finished one that registers again (a restarted pipeline) is live again, and an
-   * agent still finishing says Finished again right after registering.
+   * same agent reconnecting keeps its watermark (the agent reports it again right after registering
+   * anyway). Another agent is a new run of the app, whose state starts over or from a checkpoint:
+   * its watermark and history are unknown until it reports them, so no version is due for it on the
+   * strength of the previous run's watermark (it would read state that has not reached the version
+   * yet). A registration is a live app: a finished one that registers again (a restarted pipeline)
+   * is live again, and an agent still finishing says Finished again right after registering.
    *
    * @return the stream this one replaces (the same agent reconnected before its old stream timed
    *     out), which the caller ends; null if there is none
    */
   AppSession connect(AppSession newSession, List<StateDescriptor> newStates, String newInstance) {
     AppSession replaced = session != null && session != newSession ? session : null;
+    if (!instance.equals(newInstance)) {
+      watermark = null;
+      historyFrom = null;
+    }
     states = List.copyOf(newStates);
     session = newSession;
     instance = newInstance;

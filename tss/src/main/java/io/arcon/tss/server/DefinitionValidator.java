@@ -12,8 +12,11 @@ import io.arcon.tss.write.DuckDbTransform;
 import io.grpc.Status;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -53,13 +56,24 @@ final class DefinitionValidator {
     // FOR EACH and UNTIL were checked when the statement became a CreateTss.
     List<TssSpec.ExtractedState> states = new ArrayList<>();
     Set<String> horizonChecked = new HashSet<>();
-    Set<String> seen = new HashSet<>();
+    // SQL (TRANSFORM, QUERY) names a state's table app.state, and SQL names ignore case.
+    Map<String, StateRef> tables = new HashMap<>();
     for (StateRef ref : create.states()) {
       String appName = ControlPlaneException.asInvalid(() -> Names.requireValid(ref.app(), "app"));
       String stateName =
           ControlPlaneException.asInvalid(() -> Names.requireValidState(ref.state()));
-      if (!seen.add(appName + "." + stateName)) {
+      StateRef same = tables.putIfAbsent((appName + "." + stateName).toLowerCase(Locale.ROOT), ref);
+      if (same != null && same.toString().equals(ref.toString())) {
         throw ControlPlaneException.invalid(ref + " is extracted twice; name each state once");
+      }
+      if (same != null) {
+        throw ControlPlaneException.invalid(
+            same
+                + " and "
+                + ref
+                + " differ only in case, but TRANSFORM and QUERY name a state's table"
+                + " app.state in SQL, whose names ignore case: both would be one table. Extract"
+                + " them in two TSSs, or run one of the apps under another --jobName.");
       }
       StateDescriptor state = registeredState(appName, stateName);
       if (state.consistency() == Consistency.WATERMARK_CUT) {

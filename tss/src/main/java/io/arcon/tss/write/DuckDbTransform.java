@@ -261,7 +261,8 @@ public final class DuckDbTransform {
                 + ident(name.state())
                 + " AS SELECT * FROM read_parquet("
                 + list
-                + ")");
+                // The `version=<T>` directory of the path is not a column: the file's own is.
+                + ", hive_partitioning = false)");
       }
     }
   }

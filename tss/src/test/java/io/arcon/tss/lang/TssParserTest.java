@@ -179,6 +179,34 @@ class TssParserTest {
   }
 
   @Test
+  void aNameTooLongForAFileNameIsRefusedWhereItStands() {
+    String name = "a".repeat(121);
+    TssSyntaxException e =
+        assertThrows(
+            TssSyntaxException.class,
+            () ->
+                TssParser.parseOne(
+                    "CREATE TSS " + name + " AS EXTRACT x.y AT '2026-12-02 13:00:00';"));
+    assertEquals(1, e.line());
+    assertEquals(12, e.column());
+    assertEquals("a name of at most 120 characters", e.expected());
+    assertEquals(
+        120,
+        ((CreateTss)
+                TssParser.parseOne(
+                    "CREATE TSS "
+                        + name.substring(1)
+                        + " AS EXTRACT x.y AT '2026-12-02 13:00:00';"))
+            .name()
+            .length());
+    assertThrows(TssSyntaxException.class, () -> TssParser.parseOne("DESCRIBE APP " + name));
+    assertThrows(
+        TssSyntaxException.class,
+        () ->
+            TssParser.parseOne("CREATE TSS t AS EXTRACT x." + name + " AT '2026-12-02 13:00:00';"));
+  }
+
+  @Test
   void parseOneRejectsASecondStatement() {
     TssSyntaxException e =
         assertThrows(TssSyntaxException.class, () -> TssParser.parseOne("SHOW APPS; SHOW TSS"));

@@ -62,4 +62,33 @@ class NamesTest {
     org.junit.jupiter.api.Assertions.assertEquals("_", Names.sanitize("../"));
     org.junit.jupiter.api.Assertions.assertTrue(Names.isValid(Names.sanitize("")));
   }
+
+  /**
+   * A name becomes a file name (255 bytes at most): a longer one failed deep in the control plane
+   * with an I/O error, after SHOW APPS already listed it.
+   */
+  @org.junit.jupiter.api.Test
+  void longNamesAreRefusedAndLongTextIsShortenedApart() {
+    String longest = "a".repeat(Names.MAX_LENGTH);
+    org.junit.jupiter.api.Assertions.assertEquals(longest, Names.requireValid(longest, "app"));
+    String tooLong = "b".repeat(300);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        "app name 'bbbbbbbbbbbbbbbbbbbb...' has 300 characters: use at most 120",
+        assertThrows(IllegalArgumentException.class, () -> Names.requireValid(tooLong, "app"))
+            .getMessage());
+    org.junit.jupiter.api.Assertions.assertEquals(
+        "state name 'T.bbbbbbbbbbbbbbbbbb...' has a part of 300 characters: use at most 120 per"
+            + " part",
+        assertThrows(IllegalArgumentException.class, () -> Names.requireValidState("T." + tooLong))
+            .getMessage());
+
+    String one = Names.sanitize(tooLong + "-one");
+    String other = Names.sanitize(tooLong + "-other");
+    org.junit.jupiter.api.Assertions.assertEquals(Names.MAX_LENGTH, one.length());
+    org.junit.jupiter.api.Assertions.assertTrue(Names.isValid(one), one);
+    org.junit.jupiter.api.Assertions.assertTrue(Names.isValid(other), other);
+    org.junit.jupiter.api.Assertions.assertNotEquals(one, other);
+    org.junit.jupiter.api.Assertions.assertEquals(one, Names.sanitize(tooLong + "-one"));
+    org.junit.jupiter.api.Assertions.assertTrue(Names.isValid(Names.sanitize(tooLong)));
+  }
 }

@@ -128,6 +128,39 @@ class ControlPlaneSchedulingTest {
     }
   }
 
+  /**
+   * A new run of an app (another agent) starts over or from a checkpoint, behind where the previous
+   * run's watermark was: the version is due for it only once it reports its own watermark past T,
+   * not at once on the strength of the previous run's (which committed state that had not reached
+   * T).
+   */
+  @Test
+  void aNewRunOfAnAppGetsNoAssignmentBeforeItsOwnWatermarkPassesTheVersion() throws Exception {
+    try (RawApp firstRun = new RawApp(port).register("metrics_app", "gauge")) {
+      firstRun.watermark(T.plus(Duration.ofMinutes(7)));
+      TestSupport.await(
+          "the watermark to arrive",
+          () -> client.showApps().get(0).hasWatermark(),
+          () -> client.showApps().toString());
+      firstRun.crash();
+      TestSupport.await(
+          "the control plane to notice the crash", () -> !client.showApps().get(0).getConnected());
+    }
+    client.execute("CREATE TSS late AS EXTRACT metrics_app.gauge AT '2026-12-02 13:05:00';");
+
+    try (RawApp secondRun = new RawApp(port).register("metrics_app", "gauge")) {
+      assertEquals(
+          "waiting: waiting on metrics_app (no watermark yet)",
+          status("late", T.plus(Duration.ofMinutes(5))));
+      secondRun.watermark(T.plus(Duration.ofMinutes(1)));
+      assertEquals(null, secondRun.poll(500), "assigned before the new run passed the version");
+
+      secondRun.watermark(T.plus(Duration.ofMinutes(6)));
+      ExtractionAssignment assignment = secondRun.nextAssignment();
+      assertEquals(T.plus(Duration.ofMinutes(5)), ProtoTime.toInstant(assignment.getVersion()));
+    }
+  }
+
   /** Rows a source can release: the agent closes them when the version is written or failed. */
   private record ClosableRows(List<StateRow> rows, AtomicBoolean closed)
       implements Iterable<StateRow>, AutoCloseable {

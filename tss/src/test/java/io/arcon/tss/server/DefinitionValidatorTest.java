@@ -120,6 +120,27 @@ class DefinitionValidatorTest {
     assertEquals("a.clicks is extracted twice; name each state once", e.getMessage());
   }
 
+  /**
+   * Apps (and states) whose names differ only in case are distinct to TSS, but their tables would
+   * be one in SQL, whose names ignore case: QUERY and TRANSFORM then failed with DuckDB's "already
+   * exists".
+   */
+  @Test
+  void statesWhoseTablesDifferOnlyInCaseAreRefused() {
+    apps.register(
+        new AppSession(new RecordedStream()), new Registration("A", List.of(counter("clicks"))));
+    ControlPlaneException e =
+        refusal("CREATE TSS t AS EXTRACT a.clicks, A.clicks AT '2026-12-02 13:00:00';");
+    assertEquals(Status.Code.INVALID_ARGUMENT, e.code());
+    assertEquals(
+        "a.clicks and A.clicks differ only in case, but TRANSFORM and QUERY name a state's table"
+            + " app.state in SQL, whose names ignore case: both would be one table. Extract them in"
+            + " two TSSs, or run one of the apps under another --jobName.",
+        e.getMessage());
+    // Each on its own is fine.
+    validator.validate(parse("CREATE TSS t AS EXTRACT A.clicks AT '2026-12-02 13:00:00';"));
+  }
+
   @Test
   void aKeyThatDoesNotFitTheKeyTypeIsRefused() {
     ControlPlaneException e =
