@@ -111,6 +111,7 @@ final class TssView implements AutoCloseable {
         one.put("transform", table.cell(row, "transform"));
         one.put("committed", table.cell(row, "committed"));
         one.put("pending", table.cell(row, "pending"));
+        one.put("failed", table.cell(row, "failed"));
         describe(one, tss, name);
       }
     } catch (TssClientException e) {

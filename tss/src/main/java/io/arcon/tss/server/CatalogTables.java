@@ -119,11 +119,21 @@ final class CatalogTables {
               spec.diff() ? "yes" : "no",
               spec.transformSql() != null ? "yes" : "no",
               Long.toString(tss.count(Version.Status.COMMITTED)),
-              Long.toString(tss.count(Version.Status.PENDING))));
+              Long.toString(tss.count(Version.Status.PENDING)),
+              Long.toString(tss.count(Version.Status.FAILED))));
     }
     return new StatementResult(
         List.of(
-            "tss", "states", "at", "every", "until", "diff", "transform", "committed", "pending"),
+            "tss",
+            "states",
+            "at",
+            "every",
+            "until",
+            "diff",
+            "transform",
+            "committed",
+            "pending",
+            "failed"),
         rows,
         rows.size() + " TSS");
   }
@@ -166,7 +176,7 @@ final class CatalogTables {
             status = "committing";
             detail = "all apps sealed";
           } else {
-            status = "waiting";
+            status = allExtracting(version, apps) ? "extracting" : "waiting";
             detail = waitingDetail(version, apps);
           }
         }
@@ -197,6 +207,24 @@ final class CatalogTables {
         List.of("version", "status", "detail", "path"), rows, message.toString());
   }
 
+  /**
+   * Whether every app that has not sealed {@code version} is connected and past it, so it was
+   * assigned the version and extracts it now.
+   */
+  private static boolean allExtracting(Version version, AppRegistry apps) {
+    for (Version.AppProgress progress : version.apps()) {
+      AppState app = apps.get(progress.app());
+      if (!progress.sealed() && !extracting(app, version)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean extracting(AppState app, Version version) {
+    return app != null && app.connected() && app.passed(version.time());
+  }
+
   private static String waitingDetail(Version version, AppRegistry apps) {
     List<String> waiting = new ArrayList<>();
     for (Version.AppProgress progress : version.apps()) {
@@ -212,7 +240,10 @@ final class CatalogTables {
             app.finished()
                 ? "finished at " + app.finishedAt()
                 : app.watermark() == null ? "no watermark yet" : "watermark " + app.watermark();
-        why = app.connected() ? wm : "disconnected, " + wm;
+        why =
+            extracting(app, version)
+                ? "extracting, " + wm
+                : app.connected() ? wm : "disconnected, " + wm;
       }
       waiting.add(progress.app() + " (" + why + ")");
     }

@@ -168,7 +168,9 @@ class CatalogTablesTest {
     TssState tss = new TssState(spec("t", 3, true, "a.x", "b.y"));
     tss.addPending(T);
     tss.addPending(minutes(5));
+    tss.addPending(minutes(10));
     tss.finish(tss.version(T).committed(minutes(1), null));
+    tss.finish(tss.version(minutes(5)).failedBy("a", "disk full"));
     StatementResult table = CatalogTables.showTss(List.of(tss));
     assertEquals(
         List.of(
@@ -180,6 +182,7 @@ class CatalogTablesTest {
                 minutes(10).toString(),
                 "yes",
                 "no",
+                "1",
                 "1",
                 "1")),
         table.rows());
@@ -232,7 +235,15 @@ class CatalogTablesTest {
                 lake.versionDir("t", minutes(15)))),
         table.rows());
 
-    for (String app : List.of("a", "b", "c")) {
+    // Past the version and connected: assigned, extracting now.
+    apps.get("a").reportWatermark(minutes(16));
+    tss.seal("b", minutes(15), List.of());
+    tss.seal("c", minutes(15), List.of());
+    assertEquals(
+        List.of("extracting", "waiting on a (extracting, watermark " + minutes(16) + ")"),
+        CatalogTables.describeTss(tss, apps, scheduler, lake).rows().get(3).subList(1, 3));
+
+    for (String app : List.of("a")) {
       tss.seal(app, minutes(15), List.of());
     }
     tss.startCommit();

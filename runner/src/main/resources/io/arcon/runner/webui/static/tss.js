@@ -63,6 +63,7 @@
         {},
         `States ${t.states}; ${schedule.join(', ')}. ` +
           `${t.committed} committed, ${t.pending} pending` +
+          (t.failed && t.failed !== '0' ? `, ${t.failed} failed` : '') +
           (t.transform === 'yes' ? '; transformed with SQL' : '') +
           (t.diff === 'yes' ? '; as diffs' : '') +
           '.',
