@@ -4,6 +4,7 @@ import io.arcon.runner.tss.catalog.StatefulDoFnInfo;
 import io.arcon.runner.tss.catalog.UserStateCatalog;
 import io.arcon.tss.agent.TssAgent;
 import io.arcon.tss.server.EmbeddedControlPlane;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -71,6 +72,12 @@ public final class TssLink implements AutoCloseable {
   private ScheduledExecutorService reporter;
   private int expectedInstances;
   private volatile boolean drained;
+
+  /** Whether the agent's thread said once that it will not take over a lost control plane. */
+  private boolean tookOverRefusalLogged;
+
+  /** Whether a failed start of an embedded control plane was logged (at WARN, once). */
+  private boolean embeddedStartFailureLogged;
 
   /** Set by {@link #close}: the job ended, no instance will open or advance any more. */
   private volatile boolean closed;
@@ -153,6 +160,7 @@ public final class TssLink implements AutoCloseable {
     if (settings.token() != null) {
       builder.token(settings.token());
     }
+    builder.onEmbeddedControlPlaneLost(this::takeOverEmbeddedControlPlane);
     agent = builder.start();
     reporter =
         Executors.newSingleThreadScheduledExecutor(
@@ -170,6 +178,31 @@ public final class TssLink implements AutoCloseable {
         settings.endpoint(),
         catalog.states().size());
     return true;
+  }
+
+  /**
+   * The control plane this app registered with ran embedded in another app, which stopped: if it
+   * kept its catalog in this app's {@code --tssHome}, start one there as the first app did, so that
+   * TSS goes on (with the same catalog and lake) without anyone running {@code tss server}. A
+   * control plane with another home is not this app's to replace; nor is a standalone one (the
+   * agent does not call this for those).
+   */
+  private void takeOverEmbeddedControlPlane(Path lostHome) {
+    Path home = settings.home().toAbsolutePath().normalize();
+    if (!home.equals(lostHome.toAbsolutePath().normalize())) {
+      if (!tookOverRefusalLogged) {
+        tookOverRefusalLogged = true;
+        LOG.info(
+            "TSS: the embedded control plane at {} (home {}) is gone; app '{}' waits for it,"
+                + " as its --tssHome is {}",
+            settings.endpoint(),
+            lostHome,
+            settings.app(),
+            home);
+      }
+      return;
+    }
+    startEmbeddedControlPlaneIfNeeded();
   }
 
   private void startEmbeddedControlPlaneIfNeeded() {
@@ -190,11 +223,17 @@ public final class TssLink implements AutoCloseable {
                       settings.home());
                 });
       } catch (RuntimeException e) {
-        // The pipeline runs without TSS rather than failing; the agent keeps retrying.
-        LOG.warn(
-            "TSS: cannot start an embedded control plane at {}: {}",
-            settings.endpoint(),
-            e.getMessage());
+        // The pipeline runs without TSS rather than failing; the agent keeps retrying (and, for a
+        // lost embedded control plane, tries again on each retry: said once).
+        if (!embeddedStartFailureLogged) {
+          embeddedStartFailureLogged = true;
+          LOG.warn(
+              "TSS: cannot start an embedded control plane at {}: {}",
+              settings.endpoint(),
+              e.getMessage());
+        } else {
+          LOG.debug("TSS: cannot start an embedded control plane: {}", e.getMessage());
+        }
       }
     }
   }

@@ -31,6 +31,7 @@ import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -49,6 +50,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,6 +95,9 @@ public final class TssAgent implements AutoCloseable {
 
   private final ConnectionLog connectionLog;
 
+  /** See {@link Builder#onEmbeddedControlPlaneLost}; null: wait for the control plane. */
+  private final Consumer<Path> embeddedLost;
+
   private final Object lock = new Object();
   private StreamObserver<AppMessage> requests; // guarded by lock
   private long streamGeneration; // guarded by lock
@@ -105,6 +110,7 @@ public final class TssAgent implements AutoCloseable {
       drainedLatch; // guarded by lock; set by finish(), opened by Drained or close
   private boolean drained; // guarded by lock; the control plane answered the last finish()
   private Duration backoff; // guarded by lock
+  private String embeddedHome = ""; // guarded by lock; what the last Registered said
   private String lastError; // guarded by lock
   private boolean closed; // guarded by lock
   private CountDownLatch registeredLatch = new CountDownLatch(1); // guarded by lock
@@ -131,6 +137,7 @@ public final class TssAgent implements AutoCloseable {
     this.writer = b.writer;
     this.minBackoff = b.minBackoff;
     this.maxBackoff = b.maxBackoff;
+    this.embeddedLost = b.embeddedLost;
     this.backoff = b.minBackoff;
     this.connectionLog = new ConnectionLog(app, endpoint);
     this.connector = daemonExecutor("tss-agent-" + app + "-connect");
@@ -151,6 +158,7 @@ public final class TssAgent implements AutoCloseable {
     private ParquetVersionWriter writer = new ParquetVersionWriter();
     private Duration minBackoff = Duration.ofMillis(100);
     private Duration maxBackoff = Duration.ofSeconds(5);
+    private Consumer<Path> embeddedLost;
 
     private Builder(String app, StateSource source) {
       this.app = Names.requireValid(app, "app");
@@ -181,6 +189,17 @@ public final class TssAgent implements AutoCloseable {
       }
       this.minBackoff = min;
       this.maxBackoff = max;
+      return this;
+    }
+
+    /**
+     * What to do when the control plane the agent was registered with ran embedded in another app's
+     * JVM and cannot be reached any more (that app stopped): {@code takeOver} gets the lost control
+     * plane's home and may start one there, before the agent reconnects. Called on the agent's
+     * connector thread before each such reconnect; never for a standalone control plane.
+     */
+    public Builder onEmbeddedControlPlaneLost(Consumer<Path> takeOver) {
+      this.embeddedLost = Objects.requireNonNull(takeOver, "takeOver");
       return this;
     }
 
@@ -415,6 +434,7 @@ public final class TssAgent implements AutoCloseable {
               return;
             }
             registered = true;
+            embeddedHome = message.getRegistered().getEmbeddedHome();
             backoff = minBackoff;
             lastError = null;
             registeredLatch.countDown();
@@ -486,6 +506,7 @@ public final class TssAgent implements AutoCloseable {
 
   private void streamEnded(long generation, Status status) {
     Duration delay;
+    Path lostHome = null;
     synchronized (lock) {
       if (generation != streamGeneration || closed) {
         return;
@@ -496,6 +517,11 @@ public final class TssAgent implements AutoCloseable {
         registeredLatch = new CountDownLatch(1);
       }
       lastError = status.getCode() + ": " + status.getDescription();
+      if (status.getCode() == Status.Code.UNAVAILABLE
+          && !embeddedHome.isEmpty()
+          && embeddedLost != null) {
+        lostHome = Path.of(embeddedHome);
+      }
       if (status.getCode() == Status.Code.ALREADY_EXISTS) {
         // Another app of this name runs; it may run for days, so ask rarely.
         delay = maxBackoff;
@@ -506,8 +532,20 @@ public final class TssAgent implements AutoCloseable {
       }
     }
     log(connectionLog.streamEnded(status, delay));
+    Path home = lostHome;
+    Runnable reconnect =
+        home == null
+            ? this::connect
+            : () -> {
+              try {
+                embeddedLost.accept(home);
+              } catch (RuntimeException e) {
+                LOG.debug("agent {}: taking over the control plane failed: {}", app, e.toString());
+              }
+              connect();
+            };
     try {
-      connector.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
+      connector.schedule(reconnect, delay.toMillis(), TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
       LOG.debug("agent {} is closed; not reconnecting", app);
     }

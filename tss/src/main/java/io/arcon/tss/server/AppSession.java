@@ -41,14 +41,19 @@ final class AppSession {
     this.app = appName;
   }
 
-  /** Answers a Register: the app is registered on this stream. */
-  void confirmRegistration(String appName) {
+  /**
+   * Answers a Register: the app is registered on this stream.
+   *
+   * @param embeddedHome the control plane's home if it runs embedded in an app, else empty
+   */
+  void confirmRegistration(String appName, String embeddedHome) {
     send(
         ControlMessage.newBuilder()
             .setRegistered(
                 Registered.newBuilder()
                     .setApp(appName)
-                    .setServerTime(ProtoTime.toProto(Instant.now())))
+                    .setServerTime(ProtoTime.toProto(Instant.now()))
+                    .setEmbeddedHome(embeddedHome))
             .build());
   }
 

@@ -60,6 +60,9 @@ final class ControlPlane implements AutoCloseable {
   private final DefinitionValidator validator;
   private final DroppedExtractions droppedExtractions = new DroppedExtractions();
 
+  /** The home when this control plane runs embedded in an app's JVM, else empty. */
+  private volatile String embeddedHome = "";
+
   /** Loads the catalog; {@link #resume} then finishes what a restart interrupted. */
   ControlPlane(CatalogStore store, LakeLayout lake, VersionCommitter committer) {
     this.lake = lake;
@@ -69,6 +72,15 @@ final class ControlPlane implements AutoCloseable {
     this.scheduler = new VersionScheduler(apps, tsss, lake);
     this.commits = new CommitCoordinator(lock, tsss, scheduler, committer, lake);
     this.validator = new DefinitionValidator(apps, tsss, lake, committer, droppedExtractions);
+  }
+
+  /**
+   * Marks this control plane as embedded in an app's JVM, with {@code home}: registered apps are
+   * told, so that one whose home it is can start a new one there when this JVM is gone. Called
+   * before the server listens.
+   */
+  void embeddedIn(java.nio.file.Path home) {
+    embeddedHome = home.toString();
   }
 
   /**
@@ -90,7 +102,7 @@ final class ControlPlane implements AutoCloseable {
   void register(AppSession session, Registration registration) {
     synchronized (lock) {
       apps.register(session, registration);
-      session.confirmRegistration(registration.app());
+      session.confirmRegistration(registration.app(), embeddedHome);
       LOG.info(
           "app {} registered with {} states", registration.app(), registration.states().size());
       scheduler.sendStatesRead();

@@ -44,6 +44,14 @@ public final class ControlPlaneServer implements AutoCloseable {
    * @throws UncheckedIOException if the port is taken or the home directory is unusable
    */
   public static ControlPlaneServer start(ServerConfig config) {
+    return start(config, false);
+  }
+
+  /**
+   * {@link #start(ServerConfig)}; {@code embedded}: it runs inside an app's JVM (see {@link
+   * EmbeddedControlPlane}), which its apps are told when they register.
+   */
+  static ControlPlaneServer start(ServerConfig config, boolean embedded) {
     config.checkBindIsSafe();
     HomeLock homeLock =
         HomeLock.acquire(config.home(), ServerConfig.hostPort(config.bindHost(), config.port()));
@@ -51,6 +59,9 @@ public final class ControlPlaneServer implements AutoCloseable {
       LakeLayout lake = new LakeLayout(config.lake());
       CatalogStore store = new CatalogStore(config.home());
       ControlPlane plane = new ControlPlane(store, lake, new VersionCommitter(lake));
+      if (embedded) {
+        plane.embeddedIn(config.home());
+      }
       ServerInfo info =
           ServerInfo.newBuilder().setLake(lake.root()).setHome(config.home().toString()).build();
       TssControlService service = new TssControlService(plane, info);

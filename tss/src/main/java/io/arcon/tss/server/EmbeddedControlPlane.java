@@ -72,7 +72,8 @@ public final class EmbeddedControlPlane implements AutoCloseable {
       return Optional.empty();
     }
     try {
-      EmbeddedControlPlane started = new EmbeddedControlPlane(ControlPlaneServer.start(config));
+      EmbeddedControlPlane started =
+          new EmbeddedControlPlane(ControlPlaneServer.start(config, true));
       LOG.info(
           "started an embedded TSS control plane at {} (home {}, lake {})",
           started.endpoint(),
