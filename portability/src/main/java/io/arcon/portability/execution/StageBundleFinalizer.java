@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.beam.model.fnexecution.v1.BeamFnApi.FinalizeBundleRequest;
 import org.apache.beam.model.fnexecution.v1.BeamFnApi.InstructionRequest;
 import org.apache.beam.model.fnexecution.v1.BeamFnApi.InstructionResponse;
@@ -24,6 +25,13 @@ import org.slf4j.LoggerFactory;
 final class StageBundleFinalizer implements BundleFinalizationHandler {
   private static final Logger LOG = LoggerFactory.getLogger(StageBundleFinalizer.class);
   private static final long ANSWER_SECONDS = 60;
+
+  /**
+   * Instruction ids of the finalization requests: the control client matches an answer to its
+   * request by id, so every request needs its own (without one, all were keyed "" and every answer
+   * but the first was dropped, each left waiting {@value #ANSWER_SECONDS} s).
+   */
+  private static final AtomicLong REQUESTS = new AtomicLong();
 
   private final InstructionRequestHandler control;
   private final String stepName;
@@ -46,6 +54,7 @@ final class StageBundleFinalizer implements BundleFinalizationHandler {
           control
               .handle(
                   InstructionRequest.newBuilder()
+                      .setInstructionId("arcon-finalize-" + REQUESTS.incrementAndGet())
                       .setFinalizeBundle(
                           FinalizeBundleRequest.newBuilder().setInstructionId(bundleId))
                       .build())

@@ -201,6 +201,57 @@ class PortableExecutionTest implements java.io.Serializable {
     assertEquals(4, out.size(), out.toString());
   }
 
+  static final java.util.concurrent.atomic.AtomicInteger FINALIZED =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /**
+   * With epochs, bundles finalize when their epoch completes, several at a time: each request needs
+   * its own instruction id, or the harness's answers after the first are dropped and the stage
+   * waits a minute for each (an unbounded read then stalled).
+   */
+  @Test
+  void bundlesFinalizeAtEveryEpochWithoutStalling() throws Exception {
+    FINALIZED.set(0);
+    PortablePipelineOptions options = options();
+    options.as(io.arcon.runner.ArconPipelineOptions.class).setCheckpointingInterval(100L);
+    options.as(io.arcon.runner.ArconPipelineOptions.class).setParallelism(2);
+    Pipeline p = Pipeline.create(options);
+    p.apply(
+            org.apache.beam.sdk.io.GenerateSequence.from(0)
+                .withRate(500, Duration.standardSeconds(1)))
+        .apply(
+            ParDo.of(
+                new DoFn<Long, Void>() {
+                  @ProcessElement
+                  public void process(@Element Long e, BundleFinalizer finalizer) {
+                    finalizer.afterBundleCommit(
+                        org.joda.time.Instant.now().plus(Duration.standardMinutes(5)),
+                        FINALIZED::incrementAndGet);
+                  }
+                }));
+    PortableJob job = start(p);
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (FINALIZED.get() == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertTrue(FINALIZED.get() > 0, "no bundle finalized in 60 s (state " + job.state() + ")");
+      // Epochs every 100 ms: callbacks keep coming, not one batch and then a wait for answers.
+      List<Integer> perSecond = new java.util.ArrayList<>();
+      for (int second = 0; second < 4; second++) {
+        int before = FINALIZED.get();
+        Thread.sleep(1_000);
+        perSecond.add(FINALIZED.get() - before);
+      }
+      assertTrue(
+          perSecond.stream().allMatch(n -> n > 0),
+          "bundles finalized per second after the first: " + perSecond);
+    } finally {
+      job.cancel();
+      job.termination().get(120, TimeUnit.SECONDS);
+    }
+  }
+
   @Test
   void epochSnapshotsTakeStagesWithSideInputsAndState() throws Exception {
     OUT.clear();
