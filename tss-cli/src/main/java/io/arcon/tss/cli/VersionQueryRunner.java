@@ -242,7 +242,14 @@ final class VersionQueryRunner {
       List<String> row = new ArrayList<>();
       for (int c = 1; c <= columns.size(); c++) {
         Object value = rs.getObject(c);
-        row.add(value == null ? null : rs.getString(c));
+        // An instant prints as one, in UTC like every time of TSS (DuckDB's own text drops zero
+        // seconds and uses the session's zone).
+        row.add(
+            value == null
+                ? null
+                : value instanceof java.time.OffsetDateTime instant
+                    ? instant.toInstant().toString()
+                    : rs.getString(c));
       }
       rows.add(row);
     }

@@ -105,6 +105,10 @@ class VersionQueryRunnerTest {
     assertEquals(
         List.of(List.of("TIMESTAMP WITH TIME ZONE", "TIMESTAMP WITH TIME ZONE", "2")),
         result.rows());
+    // Printed as UTC instants, whatever the JVM's zone.
+    assertEquals(
+        List.of(List.of("2026-12-02T13:05:00Z", "2026-12-02T12:59:00Z")),
+        query("QUERY t SELECT DISTINCT version, updated_at FROM app1.clicks").rows());
   }
 
   @Test
