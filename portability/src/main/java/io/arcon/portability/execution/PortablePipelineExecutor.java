@@ -67,7 +67,7 @@ public final class PortablePipelineExecutor {
     }
     CompletableFuture<PipelineResult.State> termination =
         result.termination().whenComplete((state, error) -> closeQuietly(bundles));
-    return new RunningJob(result, termination, metrics);
+    return new RunningJob(result, termination, metrics, bundles);
   }
 
   /**
@@ -103,7 +103,8 @@ public final class PortablePipelineExecutor {
   private record RunningJob(
       ArconPipelineResult result,
       CompletableFuture<PipelineResult.State> termination,
-      MetricsContainerStepMap metrics)
+      MetricsContainerStepMap metrics,
+      JobBundles bundles)
       implements PortableJob {
 
     @Override
@@ -117,13 +118,17 @@ public final class PortablePipelineExecutor {
       return result.failure();
     }
 
+    /**
+     * Requests the cancel and returns: the job's state goes CANCELLED through {@link #termination}
+     * once its nodes are down. Waiting here (as {@link ArconPipelineResult#cancel} does) would hold
+     * the client's Cancel call for as long as a bundle is in flight.
+     */
     @Override
     public void cancel() {
-      try {
-        result.cancel();
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
+      result.observedJob().monitor().cancel();
+      // The nodes stop between elements; one waiting for a harness's bundle would keep the job
+      // running until the bundle is done: fail the bundles in flight instead.
+      bundles.abort();
     }
 
     @Override

@@ -141,6 +141,32 @@ class EndToEndTest {
   }
 
   /**
+   * Cancel answers at once (CANCELLING) while a bundle is in flight, and the job is CANCELLED soon
+   * after, though the DoFn would block for two minutes: its bundle is abandoned.
+   */
+  @Test
+  void cancelReturnsAtOnceWhileABundleIsInFlight() throws Exception {
+    String jobId = submit("stuck", TestPipelineProtos.impulseThen(new BlockInBundle()));
+    try {
+      assertTrue(BlockInBundle.STARTED.await(60, TimeUnit.SECONDS), "the DoFn never started");
+
+      long start = System.nanoTime();
+      JobApi.CancelJobResponse response =
+          client.jobs.cancel(JobApi.CancelJobRequest.newBuilder().setJobId(jobId).build());
+      long cancelMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      List<JobState.Enum> states = statesUntilEnd(jobId);
+      long endMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+      assertTrue(cancelMillis < 3_000, "Cancel took " + cancelMillis + " ms");
+      assertEquals(JobState.Enum.CANCELLING, response.getState());
+      assertEquals(JobState.Enum.CANCELLED, states.get(states.size() - 1), "states: " + states);
+      assertTrue(endMillis < 10_000, "CANCELLED " + endMillis + " ms after the cancel");
+    } finally {
+      BlockInBundle.RELEASE.countDown();
+    }
+  }
+
+  /**
    * The TypeScript and Python SDKs send no runner option (see the TypeScript SDK's
    * PrepareJobRequest in src/test/typescript/proto-dumps): the job server runs their jobs on
    * ArconRunner all the same.
@@ -277,6 +303,21 @@ class EndToEndTest {
           new byte[] {1},
           java.nio.file.StandardOpenOption.CREATE,
           java.nio.file.StandardOpenOption.APPEND);
+    }
+  }
+
+  /** Blocks its bundle until the test lets it go (at most two minutes). */
+  static class BlockInBundle extends DoFn<byte[], Void> {
+    // Static: the EMBEDDED harness runs the DoFn in this JVM, deserialized from the pipeline.
+    static final java.util.concurrent.CountDownLatch STARTED =
+        new java.util.concurrent.CountDownLatch(1);
+    static final java.util.concurrent.CountDownLatch RELEASE =
+        new java.util.concurrent.CountDownLatch(1);
+
+    @ProcessElement
+    public void process(@Element byte[] element) throws InterruptedException {
+      STARTED.countDown();
+      RELEASE.await(2, TimeUnit.MINUTES);
     }
   }
 
