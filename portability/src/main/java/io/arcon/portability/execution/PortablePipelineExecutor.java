@@ -40,6 +40,8 @@ public final class PortablePipelineExecutor {
       throw new IllegalArgumentException(
           "The pipeline options are not valid: " + e.getMessage(), e);
     }
+    // Beam parses a value on its getter's first call: check what the client set before starting.
+    OptionValues.check(spec.pipelineOptions(), options);
     ArconPipelineOptions arcon = options.as(ArconPipelineOptions.class);
     refuseTss(arcon);
     // Clients of other SDKs name no runner (or their own): the job service's runner is this one.

@@ -251,6 +251,35 @@ class EndToEndTest {
     assertEquals(JobState.Enum.DONE, states.get(states.size() - 1), "states: " + states);
   }
 
+  /**
+   * An option value that does not parse as the option's type (a TypeScript client's {@code
+   * {checkpointingInterval: "abc"}}) is refused as the client's error, naming option and value.
+   */
+  @Test
+  void aBadOptionValueIsRefusedNamingTheOptionAndValue() throws Exception {
+    for (String key :
+        List.of("beam:option:checkpointing_interval:v1", "beam:option:parallelism:v1")) {
+      Struct options =
+          clientOptions("bad-option").toBuilder()
+              .putFields(key, Value.newBuilder().setStringValue("abc").build())
+              .build();
+      JobApi.PrepareJobResponse preparation =
+          client.prepare("bad-option", TestPipelineProtos.trivial(), options);
+      client.stage(preparation);
+
+      StatusRuntimeException e =
+          assertThrows(StatusRuntimeException.class, () -> client.run(preparation));
+
+      assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), e.getMessage());
+      String message = e.getStatus().getDescription();
+      assertTrue(
+          message.contains(
+              "--" + (key.contains("parallelism") ? "parallelism" : "checkpointingInterval")),
+          message);
+      assertTrue(message.contains("\"abc\""), message);
+    }
+  }
+
   /** The job's state stream, read until the job ends. */
   private List<JobState.Enum> statesUntilEnd(String jobId) {
     List<JobState.Enum> states = new ArrayList<>();
