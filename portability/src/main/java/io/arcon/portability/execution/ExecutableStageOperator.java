@@ -828,16 +828,41 @@ public final class ExecutableStageOperator implements Operator {
     }
   }
 
-  /** Metrics updates are applied to per-step containers named by the PTRANSFORM label. */
+  /**
+   * Metrics updates are applied to per-step containers named by the PTRANSFORM label, or the
+   * TRANSFORM label the TypeScript SDK (2.49) puts on user metrics instead.
+   */
   static final class StageMetrics {
+    private static final org.slf4j.Logger LOG =
+        org.slf4j.LoggerFactory.getLogger(StageMetrics.class);
+    private static final java.util.Set<String> DROPPED_LOGGED =
+        java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private StageMetrics() {}
 
     static void report(MetricsContainerStepMap metrics, List<MetricsApi.MonitoringInfo> infos) {
       Map<String, List<MetricsApi.MonitoringInfo>> byStep = new java.util.HashMap<>();
       for (MetricsApi.MonitoringInfo info : infos) {
         String step = info.getLabelsMap().get("PTRANSFORM");
+        if (step == null || step.isEmpty()) {
+          step = info.getLabelsMap().get("TRANSFORM");
+          if (step != null && !step.isEmpty()) {
+            // Beam's containers read the step from PTRANSFORM.
+            info = info.toBuilder().putLabels("PTRANSFORM", step).removeLabels("TRANSFORM").build();
+          }
+        }
         if (step != null && !step.isEmpty()) {
           byStep.computeIfAbsent(step, s -> new ArrayList<>()).add(info);
+        } else if (DROPPED_LOGGED.add(info.getUrn())) {
+          // A metric of no transform has no step to go to; said once per URN. PCollection
+          // figures (element counts, sizes) are expected to be such; anything else is news.
+          boolean pcollection = info.getLabelsMap().containsKey("PCOLLECTION");
+          (pcollection ? LOG.atDebug() : LOG.atInfo())
+              .log(
+                  "Monitoring infos {} with labels {} name no transform (no PTRANSFORM or TRANSFORM"
+                      + " label) and are not reported in the job's metrics; said once per URN",
+                  info.getUrn(),
+                  info.getLabelsMap().keySet());
         }
       }
       synchronized (metrics) {
