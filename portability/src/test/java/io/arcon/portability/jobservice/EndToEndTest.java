@@ -340,6 +340,61 @@ class EndToEndTest {
     }
   }
 
+  /**
+   * A client's --webUiPort starts no web UI server of its own in the job server (one stayed bound
+   * per port until the server stopped): the job goes on the server's shared UI, and the client is
+   * told. --webUiToken (or --webUiAddress) is refused rather than shown on the shared, open UI.
+   */
+  @Test
+  void aClientsWebUiPortLeavesNoServerBehind() throws Exception {
+    int port = 18350;
+    Struct options =
+        clientOptions("own-ui").toBuilder()
+            .putFields(
+                "beam:option:web_ui_port:v1", Value.newBuilder().setNumberValue(port).build())
+            .build();
+    String jobId =
+        client.submit("own-ui", TestPipelineProtos.impulseThen(new CountElements()), options);
+
+    List<JobApi.JobMessagesResponse> events = new ArrayList<>();
+    client
+        .jobs
+        .getMessageStream(JobApi.JobMessagesRequest.newBuilder().setJobId(jobId).build())
+        .forEachRemaining(events::add);
+
+    assertEquals(
+        JobState.Enum.DONE,
+        events.get(events.size() - 1).getStateResponse().getState(),
+        "events: " + events);
+    assertTrue(
+        events.stream()
+            .filter(JobApi.JobMessagesResponse::hasMessageResponse)
+            .anyMatch(
+                e ->
+                    e.getMessageResponse().getImportance() == MessageImportance.JOB_MESSAGE_WARNING
+                        && e.getMessageResponse()
+                            .getMessageText()
+                            .contains("--webUiPort=" + port + " is ignored")),
+        "a warning about --webUiPort among " + events);
+    try (java.net.ServerSocket free =
+        new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+      assertTrue(free.isBound());
+    }
+
+    Struct token =
+        clientOptions("own-ui-token").toBuilder()
+            .putFields(
+                "beam:option:web_ui_token:v1", Value.newBuilder().setStringValue("t").build())
+            .build();
+    JobApi.PrepareJobResponse preparation =
+        client.prepare("own-ui-token", TestPipelineProtos.trivial(), token);
+    client.stage(preparation);
+    StatusRuntimeException e =
+        assertThrows(StatusRuntimeException.class, () -> client.run(preparation));
+    assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), e.getMessage());
+    assertTrue(e.getStatus().getDescription().contains("--webUiToken"), e.getMessage());
+  }
+
   /** The job's state stream, read until the job ends. */
   private List<JobState.Enum> statesUntilEnd(String jobId) {
     List<JobState.Enum> states = new ArrayList<>();
