@@ -4,7 +4,6 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.beam.model.pipeline.v1.RunnerApi;
 import org.apache.beam.model.pipeline.v1.RunnerApi.StandardEnvironments;
-import org.apache.beam.runners.fnexecution.environment.EmbeddedEnvironmentFactory;
 import org.apache.beam.runners.fnexecution.environment.EnvironmentFactory;
 import org.apache.beam.runners.fnexecution.environment.ExternalEnvironmentFactory;
 import org.apache.beam.runners.fnexecution.environment.ProcessEnvironmentFactory;
@@ -27,10 +26,14 @@ final class Environments {
 
   private Environments() {}
 
-  /** The factories of the supported environments, for Beam's job bundle factory. */
-  static Map<String, EnvironmentFactory.Provider> providers(PipelineOptions options) {
+  /**
+   * The factories of the supported environments, for Beam's job bundle factory; {@code embedded} is
+   * the EMBEDDED one.
+   */
+  static Map<String, EnvironmentFactory.Provider> providers(
+      PipelineOptions options, EmbeddedHarnesses.Provider embedded) {
     return Map.of(
-        EMBEDDED, new EmbeddedEnvironmentFactory.Provider(options),
+        EMBEDDED, embedded,
         EXTERNAL, new ExternalEnvironmentFactory.Provider(),
         PROCESS, new ProcessEnvironmentFactory.Provider(options));
   }

@@ -249,8 +249,12 @@ public final class ExecutableStageOperator implements Operator {
           }
         };
     BundleCheckpointHandler checkpoints = this::onCheckpoint;
-    bundle =
-        stageBundles.getBundle(outputs, timers, stateRequests, progress, finalizer, checkpoints);
+    try {
+      bundle =
+          stageBundles.getBundle(outputs, timers, stateRequests, progress, finalizer, checkpoints);
+    } catch (Exception e) {
+      throw harnessGone(e);
+    }
     @SuppressWarnings("unchecked")
     FnDataReceiver<WindowedValue<?>> receiver =
         (FnDataReceiver<WindowedValue<?>>) bundle.getInputReceivers().values().iterator().next();
@@ -265,7 +269,11 @@ public final class ExecutableStageOperator implements Operator {
     RemoteBundle closing = bundle;
     bundle = null;
     mainInput = null;
-    closing.close();
+    try {
+      closing.close();
+    } catch (Exception e) {
+      throw harnessGone(e);
+    }
     drainOutputs();
     applyTimers();
     residuals.addAll(drainQueue(residualsReturned));
@@ -292,7 +300,11 @@ public final class ExecutableStageOperator implements Operator {
 
   private void send(WindowedValue<?> element) throws Exception {
     ensureBundle();
-    mainInput.accept(element);
+    try {
+      mainInput.accept(element);
+    } catch (Exception e) {
+      throw harnessGone(e);
+    }
     // The harness's outputs go out as they come, so a long bundle does not pile them up here.
     if (++emittedSinceDrain >= 64) {
       emittedSinceDrain = 0;
@@ -544,7 +556,99 @@ public final class ExecutableStageOperator implements Operator {
     if (receiver == null) {
       throw new IllegalStateException("No timer receiver for " + family + " in " + spec.stepName());
     }
-    receiver.accept(timer);
+    try {
+      receiver.accept(timer);
+    } catch (Exception e) {
+      throw harnessGone(e);
+    }
+  }
+
+  // ---------------------------------------------------------------- a harness that went away
+
+  /**
+   * {@code e}, told as the loss of the SDK harness when it is one: the harness's connection failed
+   * or closed (it died, was killed, or its client went away), which Beam reports only as the gRPC
+   * status of the call in flight ("CANCELLED: client cancelled"). Errors the harness reported
+   * itself (a user exception) are returned unchanged.
+   */
+  private Exception harnessGone(Exception e) {
+    if (!isConnectionLoss(e)) {
+      return e;
+    }
+    String transforms =
+        spec.stage().getTransforms().stream().map(t -> t.getId()).sorted().toList().toString();
+    return new IllegalStateException(
+        "The SDK harness of "
+            + describeEnvironment(spec.stage())
+            + " went away (its connection closed) while running stage "
+            + spec.stepName()
+            + " (transforms "
+            + transforms
+            + "): "
+            + lowLevelCause(e)
+            + ". The harness process died, was killed or lost its connection; its own output (the"
+            + " job server's log for PROCESS, the client's for LOOPBACK/EXTERNAL) may say why.",
+        e);
+  }
+
+  private static boolean isConnectionLoss(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof org.apache.beam.vendor.grpc.v1p69p0.io.grpc.StatusRuntimeException
+          || t instanceof org.apache.beam.vendor.grpc.v1p69p0.io.grpc.StatusException
+          // Beam's control client, when the harness ends its control stream.
+          || "SDK harness closed connection".equals(t.getMessage())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String lowLevelCause(Throwable e) {
+    Throwable last = e;
+    while (last.getCause() != null && last.getCause() != last) {
+      last = last.getCause();
+    }
+    return last.getClass().getSimpleName() + ": " + last.getMessage();
+  }
+
+  /** {@code environment 'id' (PROCESS, command ...)}, as a user would recognize it. */
+  static String describeEnvironment(
+      org.apache.beam.sdk.util.construction.graph.ExecutableStage stage) {
+    org.apache.beam.model.pipeline.v1.RunnerApi.Environment environment = stage.getEnvironment();
+    String id = "";
+    for (var entry : stage.getComponents().getEnvironmentsMap().entrySet()) {
+      if (entry.getValue().equals(environment)) {
+        id = " '" + entry.getKey() + "'";
+        break;
+      }
+    }
+    String urn = environment.getUrn();
+    String what;
+    try {
+      if (urn.equals(Environments.PROCESS)) {
+        what =
+            "PROCESS, command "
+                + org.apache.beam.model.pipeline.v1.RunnerApi.ProcessPayload.parseFrom(
+                        environment.getPayload())
+                    .getCommand();
+      } else if (urn.equals(Environments.EXTERNAL)) {
+        what =
+            "EXTERNAL, the worker at "
+                + org.apache.beam.model.pipeline.v1.RunnerApi.ExternalPayload.parseFrom(
+                        environment.getPayload())
+                    .getEndpoint()
+                    .getUrl()
+                + " (an SDK's LOOPBACK worker)";
+      } else if (urn.equals(Environments.EMBEDDED)) {
+        what = "EMBEDDED, the Java SDK harness in the job server's JVM";
+      } else {
+        what = urn;
+      }
+    } catch (
+        org.apache.beam.vendor.grpc.v1p69p0.com.google.protobuf.InvalidProtocolBufferException e) {
+      what = urn;
+    }
+    return "environment" + id + " (" + what + ")";
   }
 
   private void setExpirationTimers(WindowedValue<?> value) {
@@ -724,16 +828,41 @@ public final class ExecutableStageOperator implements Operator {
     }
   }
 
-  /** Metrics updates are applied to per-step containers named by the PTRANSFORM label. */
+  /**
+   * Metrics updates are applied to per-step containers named by the PTRANSFORM label, or the
+   * TRANSFORM label the TypeScript SDK (2.49) puts on user metrics instead.
+   */
   static final class StageMetrics {
+    private static final org.slf4j.Logger LOG =
+        org.slf4j.LoggerFactory.getLogger(StageMetrics.class);
+    private static final java.util.Set<String> DROPPED_LOGGED =
+        java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private StageMetrics() {}
 
     static void report(MetricsContainerStepMap metrics, List<MetricsApi.MonitoringInfo> infos) {
       Map<String, List<MetricsApi.MonitoringInfo>> byStep = new java.util.HashMap<>();
       for (MetricsApi.MonitoringInfo info : infos) {
         String step = info.getLabelsMap().get("PTRANSFORM");
+        if (step == null || step.isEmpty()) {
+          step = info.getLabelsMap().get("TRANSFORM");
+          if (step != null && !step.isEmpty()) {
+            // Beam's containers read the step from PTRANSFORM.
+            info = info.toBuilder().putLabels("PTRANSFORM", step).removeLabels("TRANSFORM").build();
+          }
+        }
         if (step != null && !step.isEmpty()) {
           byStep.computeIfAbsent(step, s -> new ArrayList<>()).add(info);
+        } else if (DROPPED_LOGGED.add(info.getUrn())) {
+          // A metric of no transform has no step to go to; said once per URN. PCollection
+          // figures (element counts, sizes) are expected to be such; anything else is news.
+          boolean pcollection = info.getLabelsMap().containsKey("PCOLLECTION");
+          (pcollection ? LOG.atDebug() : LOG.atInfo())
+              .log(
+                  "Monitoring infos {} with labels {} name no transform (no PTRANSFORM or TRANSFORM"
+                      + " label) and are not reported in the job's metrics; said once per URN",
+                  info.getUrn(),
+                  info.getLabelsMap().keySet());
         }
       }
       synchronized (metrics) {

@@ -25,4 +25,9 @@ public interface PortableJob {
 
   /** The job's Beam metrics so far (user and system), as the SDK harnesses reported them. */
   List<MetricsApi.MonitoringInfo> monitoringInfos();
+
+  /** What the client should know about how the job was started (options the server overrode). */
+  default List<String> notices() {
+    return List.of();
+  }
 }

@@ -4,6 +4,7 @@ import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconPipelineResult;
 import io.arcon.runner.ArconRunner;
 import io.arcon.runner.translation.Translation;
+import io.arcon.runner.webui.WebUiOptions;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.beam.model.pipeline.v1.MetricsApi;
@@ -11,6 +12,7 @@ import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.runners.fnexecution.provisioning.JobInfo;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.util.construction.PipelineOptionsTranslation;
 import org.apache.beam.sdk.util.construction.graph.FusedPipeline;
 import org.slf4j.Logger;
@@ -40,8 +42,12 @@ public final class PortablePipelineExecutor {
       throw new IllegalArgumentException(
           "The pipeline options are not valid: " + e.getMessage(), e);
     }
+    // Beam parses a value on its getter's first call: check what the client set before starting.
+    OptionValues.check(spec.pipelineOptions(), options);
     ArconPipelineOptions arcon = options.as(ArconPipelineOptions.class);
     refuseTss(arcon);
+    List<String> notices = new java.util.ArrayList<>();
+    shareTheWebUi(arcon.as(WebUiOptions.class), notices);
     // Clients of other SDKs name no runner (or their own): the job service's runner is this one.
     arcon.setRunner(ArconRunner.class);
     arcon.setJobName(spec.jobName());
@@ -67,7 +73,7 @@ public final class PortablePipelineExecutor {
     }
     CompletableFuture<PipelineResult.State> termination =
         result.termination().whenComplete((state, error) -> closeQuietly(bundles));
-    return new RunningJob(result, termination, metrics);
+    return new RunningJob(result, termination, metrics, bundles, List.copyOf(notices));
   }
 
   /**
@@ -91,6 +97,39 @@ public final class PortablePipelineExecutor {
             + " and --tssExport from this job's options (or pass --tss=off).");
   }
 
+  /**
+   * Puts the job on the job server's one web UI. ArconRunner keeps a web UI server per first port,
+   * address and token for the life of the JVM, which suits a user's JVM; in a job server, every
+   * port a client asked for stayed bound until the server stopped. A client's {@code --webUiPort}
+   * is therefore overridden (with a notice to the client); {@code --webUiAddress} and {@code
+   * --webUiToken} are refused, since the shared UI serves loopback without a token and quietly
+   * showing a job the client meant to protect there would be worse. {@code --webUi=off} stays the
+   * client's choice.
+   */
+  private static void shareTheWebUi(WebUiOptions ui, List<String> notices) {
+    WebUiOptions shared = PipelineOptionsFactory.create().as(WebUiOptions.class);
+    String address = ui.getWebUiAddress();
+    String token = ui.getWebUiToken();
+    if ((address != null && !address.equals(shared.getWebUiAddress()))
+        || (token != null && !token.isEmpty())) {
+      throw new IllegalArgumentException(
+          "--webUiAddress and --webUiToken cannot be chosen per job on a job server: its jobs share"
+              + " one web UI on "
+              + shared.getWebUiAddress()
+              + " without a token. Drop them (or pass --webUi=off for no web UI).");
+    }
+    Integer port = ui.getWebUiPort();
+    if (port != null && !port.equals(shared.getWebUiPort())) {
+      notices.add(
+          "--webUiPort="
+              + port
+              + " is ignored: the jobs of this job server share its web UI (port "
+              + shared.getWebUiPort()
+              + " or the next free one; its address is in the job server's log).");
+      ui.setWebUiPort(shared.getWebUiPort());
+    }
+  }
+
   private static void closeQuietly(JobBundles bundles) {
     try {
       bundles.close();
@@ -103,7 +142,9 @@ public final class PortablePipelineExecutor {
   private record RunningJob(
       ArconPipelineResult result,
       CompletableFuture<PipelineResult.State> termination,
-      MetricsContainerStepMap metrics)
+      MetricsContainerStepMap metrics,
+      JobBundles bundles,
+      List<String> notices)
       implements PortableJob {
 
     @Override
@@ -117,13 +158,17 @@ public final class PortablePipelineExecutor {
       return result.failure();
     }
 
+    /**
+     * Requests the cancel and returns: the job's state goes CANCELLED through {@link #termination}
+     * once its nodes are down. Waiting here (as {@link ArconPipelineResult#cancel} does) would hold
+     * the client's Cancel call for as long as a bundle is in flight.
+     */
     @Override
     public void cancel() {
-      try {
-        result.cancel();
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
+      result.observedJob().monitor().cancel();
+      // The nodes stop between elements; one waiting for a harness's bundle would keep the job
+      // running until the bundle is done: fail the bundles in flight instead.
+      bundles.abort();
     }
 
     @Override

@@ -70,6 +70,9 @@ final class JobInvocation {
    */
   void started(PortableJob started, Runnable onEnd) {
     this.job = started;
+    for (String notice : started.notices()) {
+      events.publishMessage(MessageImportance.JOB_MESSAGE_WARNING, notice);
+    }
     events.publishState(JobState.Enum.RUNNING);
     started
         .termination()

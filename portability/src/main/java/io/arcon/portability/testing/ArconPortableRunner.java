@@ -16,7 +16,8 @@ import org.apache.beam.sdk.options.PortablePipelineOptions;
  *
  * <p>With EMBEDDED, the job server must have the pipeline's classes on its class path; choose
  * {@code --defaultEnvironmentType=PROCESS} or {@code EXTERNAL} (and {@code --filesToStage}) for a
- * server that does not.
+ * server that does not. A job server started with {@code --token} needs {@code --jobServerToken}
+ * (or {@code $ARCON_JOBSERVER_TOKEN}), see {@link ArconPortableRunnerOptions}.
  */
 public class ArconPortableRunner extends PipelineRunner<PortablePipelineResult> {
   private final PortablePipelineOptions options;
@@ -41,6 +42,16 @@ public class ArconPortableRunner extends PipelineRunner<PortablePipelineResult> 
   private JobSubmitter submitter() {
     String endpoint = options.getJobEndpoint();
     return GrpcJobSubmitter.forEndpoint(
-        endpoint == null || endpoint.isBlank() ? InProcessJobServer.jobEndpoint() : endpoint);
+        endpoint == null || endpoint.isBlank() ? InProcessJobServer.jobEndpoint() : endpoint,
+        token(options.as(ArconPortableRunnerOptions.class)));
+  }
+
+  /** {@code --jobServerToken}, else {@code $ARCON_JOBSERVER_TOKEN}; null for none. */
+  static String token(ArconPortableRunnerOptions options) {
+    String token = options.getJobServerToken();
+    if (token == null || token.isEmpty()) {
+      token = System.getenv(ArconPortableRunnerOptions.TOKEN_ENV);
+    }
+    return token == null || token.isEmpty() ? null : token;
   }
 }

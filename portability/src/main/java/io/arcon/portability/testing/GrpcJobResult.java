@@ -8,7 +8,7 @@ import org.apache.beam.model.jobmanagement.v1.JobApi.JobMessage.MessageImportanc
 import org.apache.beam.model.jobmanagement.v1.JobApi.JobState;
 import org.apache.beam.model.jobmanagement.v1.JobServiceGrpc;
 import org.apache.beam.sdk.metrics.MetricResults;
-import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.ManagedChannel;
+import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.Channel;
 import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.StatusRuntimeException;
 import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.stub.StreamObserver;
 
@@ -20,18 +20,18 @@ import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.stub.StreamObserver;
 final class GrpcJobResult extends PortablePipelineResult {
   private static final long POLL_MILLIS = 200;
 
-  private final ManagedChannel channel;
+  private final Channel channel;
   private final CompletableFuture<State> termination = new CompletableFuture<>();
   private final StringBuilder errors = new StringBuilder();
   private volatile JobState.Enum lastState = JobState.Enum.STARTING;
 
-  private GrpcJobResult(String jobId, ManagedChannel channel) {
+  private GrpcJobResult(String jobId, Channel channel) {
     super(jobId);
     this.channel = channel;
   }
 
   /** Starts following job {@code jobId} on the server behind {@code channel}. */
-  static GrpcJobResult follow(String jobId, ManagedChannel channel) {
+  static GrpcJobResult follow(String jobId, Channel channel) {
     GrpcJobResult result = new GrpcJobResult(jobId, channel);
     result.subscribe();
     return result;

@@ -10,15 +10,21 @@ import org.apache.beam.model.pipeline.v1.RunnerApi;
 import org.apache.beam.runners.fnexecution.artifact.ArtifactRetrievalService;
 import org.apache.beam.runners.fnexecution.artifact.ArtifactStagingService;
 import org.apache.beam.vendor.grpc.v1p69p0.com.google.protobuf.Struct;
+import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.Channel;
+import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.ClientInterceptors;
 import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.ManagedChannel;
+import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.Metadata;
 import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.Status;
 import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.StatusRuntimeException;
 import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.netty.NettyChannelBuilder;
+import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.stub.MetadataUtils;
 
 /**
  * Submits jobs to a Beam job server over gRPC, as Beam's SDKs do: Prepare, stage the environments'
  * artifacts through the artifact endpoint the server names, Run; then follows the job with {@link
- * GrpcJobResult}. One submitter (and channel) per job endpoint and JVM.
+ * GrpcJobResult}. One submitter (and channel) per job endpoint, token and JVM. With a token, every
+ * job and artifact call carries {@code authorization: Bearer <token>}, as a job server started with
+ * {@code --token} requires.
  */
 final class GrpcJobSubmitter implements JobSubmitter {
   /** A pipeline proto carries the serialized user code, which can exceed gRPC's 4 MiB default. */
@@ -30,16 +36,21 @@ final class GrpcJobSubmitter implements JobSubmitter {
   private static final Map<String, GrpcJobSubmitter> BY_ENDPOINT = new ConcurrentHashMap<>();
 
   private final String jobEndpoint;
-  private final ManagedChannel jobChannel;
-  private final Map<String, ManagedChannel> artifactChannels = new ConcurrentHashMap<>();
+  private final String token;
+  private final Channel jobChannel;
+  private final Map<String, Channel> artifactChannels = new ConcurrentHashMap<>();
 
-  private GrpcJobSubmitter(String jobEndpoint) {
+  private GrpcJobSubmitter(String jobEndpoint, String token) {
     this.jobEndpoint = jobEndpoint;
+    this.token = token;
     this.jobChannel = channel(jobEndpoint);
   }
 
-  /** The submitter for {@code jobEndpoint} ({@code host:port}), shared in this JVM. */
-  static GrpcJobSubmitter forEndpoint(String jobEndpoint) {
+  /**
+   * The submitter for {@code jobEndpoint} ({@code host:port}) and {@code token} (null for none),
+   * shared in this JVM.
+   */
+  static GrpcJobSubmitter forEndpoint(String jobEndpoint, String token) {
     if (jobEndpoint == null || jobEndpoint.isBlank() || !jobEndpoint.contains(":")) {
       throw new IllegalArgumentException(
           "--jobEndpoint must be host:port of a running job server (e.g. localhost:8099), not '"
@@ -47,14 +58,26 @@ final class GrpcJobSubmitter implements JobSubmitter {
               + "'. Start one with bin/arcon-jobserver, or leave --jobEndpoint unset to run an"
               + " in-process job server.");
     }
-    return BY_ENDPOINT.computeIfAbsent(jobEndpoint, GrpcJobSubmitter::new);
+    // A NUL separates endpoint and token: neither contains one.
+    return BY_ENDPOINT.computeIfAbsent(
+        token == null ? jobEndpoint : jobEndpoint + "\0" + token,
+        key -> new GrpcJobSubmitter(jobEndpoint, token));
   }
 
-  private static ManagedChannel channel(String endpoint) {
-    return NettyChannelBuilder.forTarget(endpoint)
-        .usePlaintext()
-        .maxInboundMessageSize(MAX_MESSAGE_BYTES)
-        .build();
+  private Channel channel(String endpoint) {
+    ManagedChannel channel =
+        NettyChannelBuilder.forTarget(endpoint)
+            .usePlaintext()
+            .maxInboundMessageSize(MAX_MESSAGE_BYTES)
+            .build();
+    if (token == null) {
+      return channel;
+    }
+    Metadata headers = new Metadata();
+    headers.put(
+        Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
+    return ClientInterceptors.intercept(
+        channel, MetadataUtils.newAttachHeadersInterceptor(headers));
   }
 
   private JobServiceGrpc.JobServiceBlockingStub jobs() {
@@ -106,8 +129,29 @@ final class GrpcJobSubmitter implements JobSubmitter {
     if (status.getCode() == Status.Code.INVALID_ARGUMENT) {
       return new IllegalArgumentException(status.getDescription() + "\n" + where + ")", e);
     }
+    if (status.getCode() == Status.Code.UNAUTHENTICATED) {
+      return new IllegalStateException(unauthenticated(status) + "\n" + where + ")", e);
+    }
     return new IllegalStateException(
         status + "\n" + where + "; is a job server running there, e.g. bin/arcon-jobserver?)", e);
+  }
+
+  /** What to do about an UNAUTHENTICATED answer: the server requires a token. */
+  private String unauthenticated(Status status) {
+    String hint =
+        token == null
+            ? "The job server at "
+                + jobEndpoint
+                + " requires a token, and none was given: pass --jobServerToken=<token> (or set"
+                + " $"
+                + ArconPortableRunnerOptions.TOKEN_ENV
+                + ") with the token the server was started with (bin/arcon-jobserver --token)."
+            : "The job server at "
+                + jobEndpoint
+                + " refused the token given (--jobServerToken or $"
+                + ArconPortableRunnerOptions.TOKEN_ENV
+                + "): pass the token the server was started with (bin/arcon-jobserver --token).";
+    return hint + " The server said: " + status.getDescription();
   }
 
   /**
@@ -119,12 +163,26 @@ final class GrpcJobSubmitter implements JobSubmitter {
     if (url.isEmpty()) {
       return;
     }
-    ManagedChannel artifacts = artifactChannels.computeIfAbsent(url, GrpcJobSubmitter::channel);
+    Channel artifacts = artifactChannels.computeIfAbsent(url, this::channel);
     try {
       ArtifactStagingService.offer(
           new ArtifactRetrievalService(),
           ArtifactStagingServiceGrpc.newStub(artifacts),
           preparation.getStagingSessionToken());
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() == Status.Code.UNAUTHENTICATED) {
+        throw new IllegalStateException(
+            "Staging the artifacts of job '"
+                + jobName
+                + "' at "
+                + url
+                + " failed: "
+                + unauthenticated(e.getStatus()),
+            e);
+      }
+      throw new IllegalStateException(
+          "Staging the artifacts of job '" + jobName + "' at " + url + " failed: " + e.getMessage(),
+          e);
     } catch (Exception e) {
       throw new IllegalStateException(
           "Staging the artifacts of job '" + jobName + "' at " + url + " failed: " + e.getMessage(),

@@ -439,6 +439,50 @@ class PortableExecutionTest implements java.io.Serializable {
         List.of("a=1", "b=2"), java.nio.file.Files.readAllLines(out).stream().sorted().toList());
   }
 
+  /** Ends its JVM at once, as a kill -9 of the harness's process would. */
+  static final class HaltTheHarness extends DoFn<String, Void> {
+    @ProcessElement
+    public void process(@Element String e) {
+      Runtime.getRuntime().halt(137);
+    }
+  }
+
+  /**
+   * A harness process that dies fails the job with a message that says so: which environment's
+   * harness went away, in which stage, and the low-level cause.
+   */
+  @Test
+  void aHarnessThatDiesFailsTheJobSayingSo(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path boot = dir.resolve("boot.sh");
+    java.nio.file.Files.writeString(
+        boot,
+        "#!/bin/sh\nexec '"
+            + java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java")
+            + "' -cp '"
+            + System.getProperty("java.class.path")
+            + "' io.arcon.portability.harness.JavaSdkHarnessBoot \"$@\"\n");
+    assertTrue(boot.toFile().setExecutable(true));
+    PortablePipelineOptions options = options();
+    options.setDefaultEnvironmentType(Environments.ENVIRONMENT_PROCESS);
+    options.setDefaultEnvironmentConfig("{\"command\": \"" + boot + "\"}");
+    Pipeline p = Pipeline.create(options);
+    p.apply(Create.of("x")).apply("Die", ParDo.of(new HaltTheHarness()));
+
+    PortableJob job = start(p);
+
+    assertEquals(PipelineResult.State.FAILED, job.termination().get(120, TimeUnit.SECONDS));
+    StringBuilder chain = new StringBuilder();
+    for (Throwable t = job.failure(); t != null; t = t.getCause()) {
+      chain.append(t).append('\n');
+    }
+    String message = chain.toString();
+    assertTrue(message.contains("SDK harness"), message);
+    assertTrue(message.contains("went away"), message);
+    assertTrue(message.contains(boot.toString()), "the environment's command in " + message);
+    assertTrue(message.contains("Die"), "the stage's transform in " + message);
+  }
+
   @Test
   void dockerEnvironmentsAreRefused() {
     PortablePipelineOptions options = options();

@@ -68,6 +68,66 @@ class EndToEndTest {
     }
   }
 
+  /**
+   * A job that ends normally logs no error of its harness: the embedded SDK harness ends before the
+   * job's logging service closes (it used to see its logging stream cut and log "Shutting down
+   * harness due to exception ... Logging stream terminated unexpectedly"). Left out: Beam's data
+   * plane, which always hangs up with CANCELLED, so the harness's end of it logs "Failed to handle
+   * for url" whoever closes first; and gRPC's reports of channels the harness never shuts down.
+   */
+  @Test
+  void aNormalEndLogsNoError() throws Exception {
+    java.io.PrintStream err = System.err;
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    // slf4j-simple writes to whatever System.err is at the time.
+    System.setErr(new java.io.PrintStream(new TeeStream(err, captured), true));
+    try {
+      for (int i = 0; i < 3; i++) {
+        String jobId = submit("quiet-" + i, TestPipelineProtos.impulseThen(new CountElements()));
+        List<JobState.Enum> states = statesUntilEnd(jobId);
+        assertEquals(JobState.Enum.DONE, states.get(states.size() - 1), "states: " + states);
+      }
+      Thread.sleep(500); // anything the harnesses log late
+    } finally {
+      System.setErr(err);
+    }
+    List<String> errors =
+        captured
+            .toString(java.nio.charset.StandardCharsets.UTF_8)
+            .lines()
+            .filter(line -> line.contains(" ERROR ") || line.contains(" WARN "))
+            // A harness of an earlier test's (cancelled) job may still be ending.
+            .filter(
+                line -> !line.startsWith("[sdk-harness-") || line.startsWith("[sdk-harness-quiet-"))
+            .filter(line -> !line.contains("BeamFnDataGrpcMultiplexer"))
+            .filter(line -> !line.contains("ManagedChannelOrphanWrapper"))
+            .toList();
+    assertEquals(List.of(), errors);
+  }
+
+  /** Writes to two streams. */
+  private static final class TeeStream extends java.io.OutputStream {
+    private final java.io.OutputStream a;
+    private final java.io.OutputStream b;
+
+    TeeStream(java.io.OutputStream a, java.io.OutputStream b) {
+      this.a = a;
+      this.b = b;
+    }
+
+    @Override
+    public synchronized void write(int c) throws java.io.IOException {
+      a.write(c);
+      b.write(c);
+    }
+
+    @Override
+    public synchronized void write(byte[] bytes, int off, int len) throws java.io.IOException {
+      a.write(bytes, off, len);
+      b.write(bytes, off, len);
+    }
+  }
+
   @Test
   void aUserCounterReachesGetJobMetrics() throws Exception {
     String jobId = submit("counted", TestPipelineProtos.impulseThen(new CountElements()));
@@ -138,6 +198,32 @@ class EndToEndTest {
     long afterCancel = Files.size(seen);
     Thread.sleep(500);
     assertEquals(afterCancel, Files.size(seen), "elements processed after the job was cancelled");
+  }
+
+  /**
+   * Cancel answers at once (CANCELLING) while a bundle is in flight, and the job is CANCELLED soon
+   * after, though the DoFn would block for two minutes: its bundle is abandoned.
+   */
+  @Test
+  void cancelReturnsAtOnceWhileABundleIsInFlight() throws Exception {
+    String jobId = submit("stuck", TestPipelineProtos.impulseThen(new BlockInBundle()));
+    try {
+      assertTrue(BlockInBundle.STARTED.await(60, TimeUnit.SECONDS), "the DoFn never started");
+
+      long start = System.nanoTime();
+      JobApi.CancelJobResponse response =
+          client.jobs.cancel(JobApi.CancelJobRequest.newBuilder().setJobId(jobId).build());
+      long cancelMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      List<JobState.Enum> states = statesUntilEnd(jobId);
+      long endMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+      assertTrue(cancelMillis < 3_000, "Cancel took " + cancelMillis + " ms");
+      assertEquals(JobState.Enum.CANCELLING, response.getState());
+      assertEquals(JobState.Enum.CANCELLED, states.get(states.size() - 1), "states: " + states);
+      assertTrue(endMillis < 10_000, "CANCELLED " + endMillis + " ms after the cancel");
+    } finally {
+      BlockInBundle.RELEASE.countDown();
+    }
   }
 
   /**
@@ -225,6 +311,90 @@ class EndToEndTest {
     assertEquals(JobState.Enum.DONE, states.get(states.size() - 1), "states: " + states);
   }
 
+  /**
+   * An option value that does not parse as the option's type (a TypeScript client's {@code
+   * {checkpointingInterval: "abc"}}) is refused as the client's error, naming option and value.
+   */
+  @Test
+  void aBadOptionValueIsRefusedNamingTheOptionAndValue() throws Exception {
+    for (String key :
+        List.of("beam:option:checkpointing_interval:v1", "beam:option:parallelism:v1")) {
+      Struct options =
+          clientOptions("bad-option").toBuilder()
+              .putFields(key, Value.newBuilder().setStringValue("abc").build())
+              .build();
+      JobApi.PrepareJobResponse preparation =
+          client.prepare("bad-option", TestPipelineProtos.trivial(), options);
+      client.stage(preparation);
+
+      StatusRuntimeException e =
+          assertThrows(StatusRuntimeException.class, () -> client.run(preparation));
+
+      assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), e.getMessage());
+      String message = e.getStatus().getDescription();
+      assertTrue(
+          message.contains(
+              "--" + (key.contains("parallelism") ? "parallelism" : "checkpointingInterval")),
+          message);
+      assertTrue(message.contains("\"abc\""), message);
+    }
+  }
+
+  /**
+   * A client's --webUiPort starts no web UI server of its own in the job server (one stayed bound
+   * per port until the server stopped): the job goes on the server's shared UI, and the client is
+   * told. --webUiToken (or --webUiAddress) is refused rather than shown on the shared, open UI.
+   */
+  @Test
+  void aClientsWebUiPortLeavesNoServerBehind() throws Exception {
+    int port = 18350;
+    Struct options =
+        clientOptions("own-ui").toBuilder()
+            .putFields(
+                "beam:option:web_ui_port:v1", Value.newBuilder().setNumberValue(port).build())
+            .build();
+    String jobId =
+        client.submit("own-ui", TestPipelineProtos.impulseThen(new CountElements()), options);
+
+    List<JobApi.JobMessagesResponse> events = new ArrayList<>();
+    client
+        .jobs
+        .getMessageStream(JobApi.JobMessagesRequest.newBuilder().setJobId(jobId).build())
+        .forEachRemaining(events::add);
+
+    assertEquals(
+        JobState.Enum.DONE,
+        events.get(events.size() - 1).getStateResponse().getState(),
+        "events: " + events);
+    assertTrue(
+        events.stream()
+            .filter(JobApi.JobMessagesResponse::hasMessageResponse)
+            .anyMatch(
+                e ->
+                    e.getMessageResponse().getImportance() == MessageImportance.JOB_MESSAGE_WARNING
+                        && e.getMessageResponse()
+                            .getMessageText()
+                            .contains("--webUiPort=" + port + " is ignored")),
+        "a warning about --webUiPort among " + events);
+    try (java.net.ServerSocket free =
+        new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+      assertTrue(free.isBound());
+    }
+
+    Struct token =
+        clientOptions("own-ui-token").toBuilder()
+            .putFields(
+                "beam:option:web_ui_token:v1", Value.newBuilder().setStringValue("t").build())
+            .build();
+    JobApi.PrepareJobResponse preparation =
+        client.prepare("own-ui-token", TestPipelineProtos.trivial(), token);
+    client.stage(preparation);
+    StatusRuntimeException e =
+        assertThrows(StatusRuntimeException.class, () -> client.run(preparation));
+    assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), e.getMessage());
+    assertTrue(e.getStatus().getDescription().contains("--webUiToken"), e.getMessage());
+  }
+
   /** The job's state stream, read until the job ends. */
   private List<JobState.Enum> statesUntilEnd(String jobId) {
     List<JobState.Enum> states = new ArrayList<>();
@@ -277,6 +447,21 @@ class EndToEndTest {
           new byte[] {1},
           java.nio.file.StandardOpenOption.CREATE,
           java.nio.file.StandardOpenOption.APPEND);
+    }
+  }
+
+  /** Blocks its bundle until the test lets it go (at most two minutes). */
+  static class BlockInBundle extends DoFn<byte[], Void> {
+    // Static: the EMBEDDED harness runs the DoFn in this JVM, deserialized from the pipeline.
+    static final java.util.concurrent.CountDownLatch STARTED =
+        new java.util.concurrent.CountDownLatch(1);
+    static final java.util.concurrent.CountDownLatch RELEASE =
+        new java.util.concurrent.CountDownLatch(1);
+
+    @ProcessElement
+    public void process(@Element byte[] element) throws InterruptedException {
+      STARTED.countDown();
+      RELEASE.await(2, TimeUnit.MINUTES);
     }
   }
 

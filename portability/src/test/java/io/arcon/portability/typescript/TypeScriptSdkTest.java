@@ -1,12 +1,20 @@
 package io.arcon.portability.typescript;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.portability.jobservice.ArconJobServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.beam.model.jobmanagement.v1.JobApi;
+import org.apache.beam.model.jobmanagement.v1.JobServiceGrpc;
+import org.apache.beam.model.pipeline.v1.MetricsApi;
+import org.apache.beam.runners.core.metrics.MonitoringInfoEncodings;
+import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.ManagedChannel;
+import org.apache.beam.vendor.grpc.v1p69p0.io.grpc.netty.NettyChannelBuilder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -63,9 +71,14 @@ class TypeScriptSdkTest {
     assertEquals(WindowedSums.expectedFrom(EVENTS, WINDOW_SECONDS), WindowedSums.read(output));
   }
 
+  /**
+   * The word count's result, and its user counter "words" in GetJobMetrics (the SDK labels its
+   * counters TRANSFORM, not PTRANSFORM, with an empty namespace).
+   */
   @Test
   void wordCountOnArconJobServer() throws Exception {
     Path output = OUT_DIR.resolve("wordcount-arcon.tsv");
+    long words;
     try (ArconJobServer server = ArconJobServer.start()) {
       project.runScript(
           "wordcount.js",
@@ -75,8 +88,43 @@ class TypeScriptSdkTest {
               "--output=" + output),
           "wordcount-arcon",
           JOB_SERVER_TIMEOUT);
+      words = userCounter(server, "words");
     }
     assertEquals(WordCounts.expectedFrom(WORDS), WordCounts.read(output));
+    assertEquals(
+        WordCounts.expectedFrom(WORDS).values().stream().mapToLong(Long::longValue).sum(), words);
+  }
+
+  /** The sum of user counter {@code name} over the server's (only) job, as GetJobMetrics has it. */
+  private static long userCounter(ArconJobServer server, String name) throws Exception {
+    ManagedChannel channel =
+        NettyChannelBuilder.forTarget(server.jobEndpoint()).usePlaintext().build();
+    try {
+      JobServiceGrpc.JobServiceBlockingStub jobs = JobServiceGrpc.newBlockingStub(channel);
+      List<JobApi.JobInfo> infos =
+          jobs.getJobs(JobApi.GetJobsRequest.getDefaultInstance()).getJobInfoList();
+      assertEquals(1, infos.size(), infos.toString());
+      List<MetricsApi.MonitoringInfo> attempted =
+          jobs.getJobMetrics(
+                  JobApi.GetJobMetricsRequest.newBuilder()
+                      .setJobId(infos.get(0).getJobId())
+                      .build())
+              .getMetrics()
+              .getAttemptedList();
+      long sum = 0;
+      boolean found = false;
+      for (MetricsApi.MonitoringInfo info : attempted) {
+        if (name.equals(info.getLabelsMap().get("NAME"))
+            && info.getUrn().equals("beam:metric:user:sum_int64:v1")) {
+          sum += MonitoringInfoEncodings.decodeInt64Counter(info.getPayload());
+          found = true;
+        }
+      }
+      assertTrue(found, "user counter '" + name + "' among " + attempted);
+      return sum;
+    } finally {
+      channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    }
   }
 
   @Test
