@@ -49,7 +49,6 @@ final class EmbeddedHarnesses implements EnvironmentFactory {
   private static final long STOP_WAIT_MILLIS = 5_000;
 
   private final PipelineOptions options;
-  private final String jobName;
   private final GrpcFnServer<GrpcLoggingService> loggingServer;
   private final GrpcFnServer<FnApiControlClientPoolService> controlServer;
   private final ControlClientPool.Source clients;
@@ -57,12 +56,10 @@ final class EmbeddedHarnesses implements EnvironmentFactory {
 
   private EmbeddedHarnesses(
       PipelineOptions options,
-      String jobName,
       GrpcFnServer<GrpcLoggingService> loggingServer,
       GrpcFnServer<FnApiControlClientPoolService> controlServer,
       ControlClientPool.Source clients) {
     this.options = options;
-    this.jobName = jobName;
     this.loggingServer = loggingServer;
     this.controlServer = controlServer;
     this.clients = clients;
@@ -74,8 +71,7 @@ final class EmbeddedHarnesses implements EnvironmentFactory {
     ExecutorService executor =
         Executors.newSingleThreadExecutor(
             r -> {
-              // Named by job: the harness's log lines say whose they are.
-              Thread t = new Thread(r, "sdk-harness-" + jobName + "-" + workerId);
+              Thread t = new Thread(r, "embedded-sdk-harness-" + workerId);
               t.setDaemon(true);
               return t;
             });
@@ -199,12 +195,10 @@ final class EmbeddedHarnesses implements EnvironmentFactory {
   /** Provides the job's {@link EmbeddedHarnesses}, kept for {@link #stopAll}. */
   static final class Provider implements EnvironmentFactory.Provider {
     private final PipelineOptions options;
-    private final String jobName;
     private final List<EmbeddedHarnesses> factories = new ArrayList<>();
 
-    Provider(PipelineOptions options, String jobName) {
+    Provider(PipelineOptions options) {
       this.options = options;
-      this.jobName = jobName;
     }
 
     @Override
@@ -216,8 +210,7 @@ final class EmbeddedHarnesses implements EnvironmentFactory {
         ControlClientPool clientPool,
         IdGenerator idGenerator) {
       EmbeddedHarnesses factory =
-          new EmbeddedHarnesses(
-              options, jobName, loggingServer, controlServer, clientPool.getSource());
+          new EmbeddedHarnesses(options, loggingServer, controlServer, clientPool.getSource());
       synchronized (factories) {
         factories.add(factory);
       }

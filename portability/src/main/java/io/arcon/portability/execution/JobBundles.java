@@ -42,7 +42,7 @@ public final class JobBundles implements AutoCloseable {
     }
     if (factory == null) {
       PipelineOptions options = PipelineOptionsTranslation.fromProto(jobInfo.pipelineOptions());
-      embedded = new EmbeddedHarnesses.Provider(options, jobInfo.jobName());
+      embedded = new EmbeddedHarnesses.Provider(options);
       factory = DefaultJobBundleFactory.create(jobInfo, Environments.providers(options, embedded));
     }
     StageBundleFactory stageFactory = factory.forStage(stage);
@@ -92,9 +92,7 @@ public final class JobBundles implements AutoCloseable {
     if (factory != null) {
       // Beam closes an environment's services before the environment: let the embedded
       // harnesses end first, so that they do not see their streams cut (see EmbeddedHarnesses).
-      // After a cancel too: harnesses started since then were not stopped; the ones the cancel
-      // stopped are not waited for.
-      embedded.stopAll(true);
+      embedded.stopAll(!aborted);
       factory.close();
       factory = null;
     }

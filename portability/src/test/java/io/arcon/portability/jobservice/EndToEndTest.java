@@ -96,9 +96,6 @@ class EndToEndTest {
             .toString(java.nio.charset.StandardCharsets.UTF_8)
             .lines()
             .filter(line -> line.contains(" ERROR ") || line.contains(" WARN "))
-            // A harness of an earlier test's (cancelled) job may still be ending.
-            .filter(
-                line -> !line.startsWith("[sdk-harness-") || line.startsWith("[sdk-harness-quiet-"))
             .filter(line -> !line.contains("BeamFnDataGrpcMultiplexer"))
             .filter(line -> !line.contains("ManagedChannelOrphanWrapper"))
             .toList();
