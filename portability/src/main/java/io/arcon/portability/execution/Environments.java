@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.beam.model.pipeline.v1.RunnerApi;
 import org.apache.beam.model.pipeline.v1.RunnerApi.StandardEnvironments;
+import org.apache.beam.runners.fnexecution.environment.EmbeddedEnvironmentFactory;
 import org.apache.beam.runners.fnexecution.environment.EnvironmentFactory;
 import org.apache.beam.runners.fnexecution.environment.ExternalEnvironmentFactory;
 import org.apache.beam.runners.fnexecution.environment.ProcessEnvironmentFactory;
@@ -26,14 +27,10 @@ final class Environments {
 
   private Environments() {}
 
-  /**
-   * The factories of the supported environments, for Beam's job bundle factory; {@code embedded} is
-   * the EMBEDDED one.
-   */
-  static Map<String, EnvironmentFactory.Provider> providers(
-      PipelineOptions options, EmbeddedHarnesses.Provider embedded) {
+  /** The factories of the supported environments, for Beam's job bundle factory. */
+  static Map<String, EnvironmentFactory.Provider> providers(PipelineOptions options) {
     return Map.of(
-        EMBEDDED, embedded,
+        EMBEDDED, new EmbeddedEnvironmentFactory.Provider(options),
         EXTERNAL, new ExternalEnvironmentFactory.Provider(),
         PROCESS, new ProcessEnvironmentFactory.Provider(options));
   }

@@ -26,7 +26,6 @@ public final class JobBundles implements AutoCloseable {
   private final JobInfo jobInfo;
   private final List<StageBundleFactory> stages = new ArrayList<>();
   private DefaultJobBundleFactory factory;
-  private EmbeddedHarnesses.Provider embedded;
   private boolean closed;
   private boolean aborted;
 
@@ -42,8 +41,7 @@ public final class JobBundles implements AutoCloseable {
     }
     if (factory == null) {
       PipelineOptions options = PipelineOptionsTranslation.fromProto(jobInfo.pipelineOptions());
-      embedded = new EmbeddedHarnesses.Provider(options);
-      factory = DefaultJobBundleFactory.create(jobInfo, Environments.providers(options, embedded));
+      factory = DefaultJobBundleFactory.create(jobInfo, Environments.providers(options));
     }
     StageBundleFactory stageFactory = factory.forStage(stage);
     stages.add(stageFactory);
@@ -66,10 +64,6 @@ public final class JobBundles implements AutoCloseable {
         return;
       }
       aborted = true;
-      if (embedded != null) {
-        // Their control connections close below; nobody waits for a harness stuck in user code.
-        embedded.stopAll(false);
-      }
       Set<InstructionRequestHandler> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
       for (StageBundleFactory stage : stages) {
         distinct.add(stage.getInstructionRequestHandler());
@@ -90,9 +84,6 @@ public final class JobBundles implements AutoCloseable {
     closed = true;
     stages.clear();
     if (factory != null) {
-      // Beam closes an environment's services before the environment: let the embedded
-      // harnesses end first, so that they do not see their streams cut (see EmbeddedHarnesses).
-      embedded.stopAll(!aborted);
       factory.close();
       factory = null;
     }

@@ -68,63 +68,6 @@ class EndToEndTest {
     }
   }
 
-  /**
-   * A job that ends normally logs no error of its harness: the embedded SDK harness ends before the
-   * job's logging service closes (it used to see its logging stream cut and log "Shutting down
-   * harness due to exception ... Logging stream terminated unexpectedly"). Left out: Beam's data
-   * plane, which always hangs up with CANCELLED, so the harness's end of it logs "Failed to handle
-   * for url" whoever closes first; and gRPC's reports of channels the harness never shuts down.
-   */
-  @Test
-  void aNormalEndLogsNoError() throws Exception {
-    java.io.PrintStream err = System.err;
-    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
-    // slf4j-simple writes to whatever System.err is at the time.
-    System.setErr(new java.io.PrintStream(new TeeStream(err, captured), true));
-    try {
-      for (int i = 0; i < 3; i++) {
-        String jobId = submit("quiet-" + i, TestPipelineProtos.impulseThen(new CountElements()));
-        List<JobState.Enum> states = statesUntilEnd(jobId);
-        assertEquals(JobState.Enum.DONE, states.get(states.size() - 1), "states: " + states);
-      }
-      Thread.sleep(500); // anything the harnesses log late
-    } finally {
-      System.setErr(err);
-    }
-    List<String> errors =
-        captured
-            .toString(java.nio.charset.StandardCharsets.UTF_8)
-            .lines()
-            .filter(line -> line.contains(" ERROR ") || line.contains(" WARN "))
-            .filter(line -> !line.contains("BeamFnDataGrpcMultiplexer"))
-            .filter(line -> !line.contains("ManagedChannelOrphanWrapper"))
-            .toList();
-    assertEquals(List.of(), errors);
-  }
-
-  /** Writes to two streams. */
-  private static final class TeeStream extends java.io.OutputStream {
-    private final java.io.OutputStream a;
-    private final java.io.OutputStream b;
-
-    TeeStream(java.io.OutputStream a, java.io.OutputStream b) {
-      this.a = a;
-      this.b = b;
-    }
-
-    @Override
-    public synchronized void write(int c) throws java.io.IOException {
-      a.write(c);
-      b.write(c);
-    }
-
-    @Override
-    public synchronized void write(byte[] bytes, int off, int len) throws java.io.IOException {
-      a.write(bytes, off, len);
-      b.write(bytes, off, len);
-    }
-  }
-
   @Test
   void aUserCounterReachesGetJobMetrics() throws Exception {
     String jobId = submit("counted", TestPipelineProtos.impulseThen(new CountElements()));
