@@ -9,6 +9,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,6 +33,12 @@ public final class TemporaryStateRoot {
 
   /** Name prefix of every temporary state root. */
   static final String PREFIX = "arcon-state-";
+
+  /** Name prefix of a root being created, before it holds its lock (never swept). */
+  private static final String UNLOCKED_PREFIX = ".arcon-state-new-";
+
+  /** How old an unrenamed root must be before a sweep takes it for a dead process's. */
+  private static final long UNLOCKED_AGE_MILLIS = 3_600_000;
 
   /** The file whose lock says that a root's run is alive. */
   static final String LOCK_FILE = ".owner.lock";
@@ -60,11 +67,18 @@ public final class TemporaryStateRoot {
     return createIn(temp);
   }
 
-  /** Creates a new root in {@code parent}, locked by this process. */
+  /**
+   * Creates a new root in {@code parent}, locked by this process.
+   *
+   * <p>The directory is made and locked under a name the sweep does not look at, then renamed to
+   * its root name: a root that a sweep can see is always locked by its live owner (a sweep, in this
+   * JVM or another, that came between the directory and its lock would take the lock itself, judge
+   * the new root abandoned and delete it).
+   */
   static TemporaryStateRoot createIn(Path parent) {
-    Path directory;
+    Path unlocked;
     try {
-      directory = Files.createTempDirectory(parent, PREFIX);
+      unlocked = Files.createTempDirectory(parent, UNLOCKED_PREFIX);
     } catch (IOException e) {
       throw new UncheckedIOException(
           "Cannot create a temporary state directory in "
@@ -76,13 +90,21 @@ public final class TemporaryStateRoot {
           e);
     }
     FileChannel channel = null;
+    Path directory = unlocked;
     try {
       channel =
           FileChannel.open(
-              directory.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+              unlocked.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
       if (channel.tryLock() == null) {
         throw new IOException("the lock of a directory just created is held elsewhere");
       }
+      // The lock belongs to the file, which a rename keeps.
+      directory =
+          Files.move(
+              unlocked,
+              parent.resolve(
+                  PREFIX + unlocked.getFileName().toString().substring(UNLOCKED_PREFIX.length())),
+              StandardCopyOption.ATOMIC_MOVE);
       return new TemporaryStateRoot(directory, channel);
     } catch (IOException | RuntimeException e) {
       closeQuietly(channel);
@@ -97,8 +119,20 @@ public final class TemporaryStateRoot {
     return directory;
   }
 
-  /** Releases the lock and deletes the directory with everything in it. */
+  /**
+   * Deletes the directory with everything in it: its contents while the lock is held, then the lock
+   * (a sweep that takes it meanwhile finds an empty root, which it may delete just as well).
+   */
   public void delete() {
+    try (Stream<Path> files = Files.walk(directory)) {
+      Path lockFile = directory.resolve(LOCK_FILE);
+      files
+          .sorted(Comparator.reverseOrder())
+          .filter(p -> !p.equals(lockFile) && !p.equals(directory))
+          .forEach(p -> p.toFile().delete());
+    } catch (IOException | UncheckedIOException ignored) {
+      // Removed below, or by the next sweep.
+    }
     closeQuietly(lockChannel);
     deleteRecursively(directory);
   }
@@ -120,6 +154,20 @@ public final class TemporaryStateRoot {
       }
     } catch (IOException | RuntimeException e) {
       LOG.debug("Could not look for abandoned state directories in {}", parent, e);
+    }
+    // A process that died between making a root and renaming it (milliseconds) left it unlocked.
+    try (DirectoryStream<Path> unlocked = Files.newDirectoryStream(parent, UNLOCKED_PREFIX + "*")) {
+      long before = System.currentTimeMillis() - UNLOCKED_AGE_MILLIS;
+      for (Path root : unlocked) {
+        if (Files.isDirectory(root)
+            && Files.getLastModifiedTime(root).toMillis() < before
+            && isAbandoned(root)) {
+          deleteRecursively(root);
+          deleted++;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("Could not look for unfinished state directories in {}", parent, e);
     }
     return deleted;
   }

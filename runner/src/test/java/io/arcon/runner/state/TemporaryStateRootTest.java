@@ -97,6 +97,38 @@ class TemporaryStateRootTest {
     assertEquals(List.of(foreign), roots());
   }
 
+  /**
+   * The defect CI found: the sweep took the lock of a root that was made but not locked yet, so the
+   * creating run failed (OverlappingFileLockException, in one JVM) or, from another JVM, the new
+   * root was deleted under its run. Roots are locked before a sweep can see them.
+   */
+  @Test
+  void rootsMadeWhileSweepsRunAreNeverTakenForAbandoned() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean creating =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    Thread sweeper =
+        new Thread(
+            () -> {
+              while (creating.get()) {
+                TemporaryStateRoot.sweepAbandoned(temp);
+              }
+            });
+    sweeper.start();
+    try {
+      for (int i = 0; i < 300; i++) {
+        TemporaryStateRoot root = TemporaryStateRoot.createIn(temp);
+        Path data = Files.writeString(root.path().resolve("data"), "x");
+        Thread.onSpinWait();
+        assertTrue(Files.exists(data), "a sweep deleted live root " + i);
+        root.delete();
+      }
+    } finally {
+      creating.set(false);
+      sweeper.join();
+    }
+    assertEquals(List.of(), roots());
+  }
+
   /** A run deletes its root when it ends, and when it fails to start after creating it. */
   @Test
   void aRunDeletesItsRootWhenItEndsAndWhenItFailsToStart() throws Exception {
