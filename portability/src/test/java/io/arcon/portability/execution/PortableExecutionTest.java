@@ -408,10 +408,12 @@ class PortableExecutionTest implements java.io.Serializable {
     }
   }
 
-  @Test
-  void aProcessEnvironmentRunsTheJavaHarnessInAChildProcess(
-      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-    // The boot command Beam's PROCESS environment starts: a JVM with this test's classpath.
+  /**
+   * The boot command Beam's PROCESS environment starts: a JVM with this test's classpath running
+   * the Java SDK harness.
+   */
+  private static java.nio.file.Path harnessBootScript(java.nio.file.Path dir)
+      throws java.io.IOException {
     java.nio.file.Path boot = dir.resolve("boot.sh");
     java.nio.file.Files.writeString(
         boot,
@@ -421,6 +423,13 @@ class PortableExecutionTest implements java.io.Serializable {
             + System.getProperty("java.class.path")
             + "' io.arcon.portability.harness.JavaSdkHarnessBoot \"$@\"\n");
     assertTrue(boot.toFile().setExecutable(true));
+    return boot;
+  }
+
+  @Test
+  void aProcessEnvironmentRunsTheJavaHarnessInAChildProcess(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path boot = harnessBootScript(dir);
     java.nio.file.Path out = dir.resolve("out.txt");
     PortablePipelineOptions options = options();
     options.setDefaultEnvironmentType(Environments.ENVIRONMENT_PROCESS);
@@ -454,15 +463,7 @@ class PortableExecutionTest implements java.io.Serializable {
   @Test
   void aHarnessThatDiesFailsTheJobSayingSo(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
       throws Exception {
-    java.nio.file.Path boot = dir.resolve("boot.sh");
-    java.nio.file.Files.writeString(
-        boot,
-        "#!/bin/sh\nexec '"
-            + java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java")
-            + "' -cp '"
-            + System.getProperty("java.class.path")
-            + "' io.arcon.portability.harness.JavaSdkHarnessBoot \"$@\"\n");
-    assertTrue(boot.toFile().setExecutable(true));
+    java.nio.file.Path boot = harnessBootScript(dir);
     PortablePipelineOptions options = options();
     options.setDefaultEnvironmentType(Environments.ENVIRONMENT_PROCESS);
     options.setDefaultEnvironmentConfig("{\"command\": \"" + boot + "\"}");

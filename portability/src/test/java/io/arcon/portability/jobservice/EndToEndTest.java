@@ -95,11 +95,7 @@ class EndToEndTest {
   void aThrowingDoFnFailsTheJobWithItsErrorInTheMessageStream() throws Exception {
     String jobId = submit("throws", TestPipelineProtos.impulseThen(new Explode()));
 
-    List<JobApi.JobMessagesResponse> events = new ArrayList<>();
-    client
-        .jobs
-        .getMessageStream(JobApi.JobMessagesRequest.newBuilder().setJobId(jobId).build())
-        .forEachRemaining(events::add);
+    List<JobApi.JobMessagesResponse> events = messagesUntilEnd(jobId);
 
     assertEquals(
         JobState.Enum.FAILED,
@@ -296,11 +292,7 @@ class EndToEndTest {
     String jobId =
         client.submit("own-ui", TestPipelineProtos.impulseThen(new CountElements()), options);
 
-    List<JobApi.JobMessagesResponse> events = new ArrayList<>();
-    client
-        .jobs
-        .getMessageStream(JobApi.JobMessagesRequest.newBuilder().setJobId(jobId).build())
-        .forEachRemaining(events::add);
+    List<JobApi.JobMessagesResponse> events = messagesUntilEnd(jobId);
 
     assertEquals(
         JobState.Enum.DONE,
@@ -333,6 +325,16 @@ class EndToEndTest {
         assertThrows(StatusRuntimeException.class, () -> client.run(preparation));
     assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), e.getMessage());
     assertTrue(e.getStatus().getDescription().contains("--webUiToken"), e.getMessage());
+  }
+
+  /** The job's message stream (messages and states), read until the job ends. */
+  private List<JobApi.JobMessagesResponse> messagesUntilEnd(String jobId) {
+    List<JobApi.JobMessagesResponse> events = new ArrayList<>();
+    client
+        .jobs
+        .getMessageStream(JobApi.JobMessagesRequest.newBuilder().setJobId(jobId).build())
+        .forEachRemaining(events::add);
+    return events;
   }
 
   /** The job's state stream, read until the job ends. */
