@@ -22,9 +22,9 @@ import org.joda.time.Instant;
 /**
  * The pre-shuffle half of a lifted {@code Combine.perKey}: folds inputs into one accumulator per
  * (key, window) so that only accumulators cross the shuffle. Accumulators are flushed when the
- * table grows large, before the watermark advances (their timestamps must not be overtaken), and at
- * the end of input. Only used for non-merging windows with the default trigger, where early
- * combining cannot change what the trigger sees.
+ * table grows large, before the watermark advances (their timestamps must not be overtaken), before
+ * an epoch's snapshot (they are not in it) and at the end of input. Only used for non-merging
+ * windows with the default trigger, where early combining cannot change what the trigger sees.
  */
 public final class PartialCombineOperator<K, InT, AccT> implements Operator {
   private static final int MAX_ENTRIES = 100_000;
@@ -161,6 +161,20 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
 
   @Override
   public void endOfInput() throws Exception {
+    flush();
+  }
+
+  /**
+   * The partials are not in any snapshot: they go downstream before each epoch's marker, or a
+   * restore from that epoch would resume the input after the elements folded into them.
+   */
+  @Override
+  public boolean holdsOutput() {
+    return !table.isEmpty();
+  }
+
+  @Override
+  public void emitHeldOutput() throws Exception {
     flush();
   }
 }

@@ -415,6 +415,11 @@ public final class NodeTask {
       throw new IllegalStateException("Epoch " + epoch + " reached a job without checkpointing");
     }
     lastSnapshotEpoch = epoch;
+    if (chain.holdsOutput()) {
+      // Ahead of the marker, inside a bundle as any output: the epoch then holds it downstream.
+      bundle.ensureOpen();
+      chain.emitHeldOutput();
+    }
     if (bundle.isOpen()) {
       bundle.finish();
     }

@@ -79,6 +79,23 @@ public interface Operator {
   default void endOfInput() throws Exception {}
 
   /**
+   * True while the operator holds output in memory that its snapshot does not keep (a lifted
+   * combine's partial accumulators); {@link #emitHeldOutput} then emits it. Asked before every
+   * epoch's snapshot.
+   */
+  default boolean holdsOutput() {
+    return false;
+  }
+
+  /**
+   * Emits what {@link #holdsOutput} said the operator holds. Called inside a bundle before an
+   * epoch's snapshot (as Flink's {@code prepareSnapshotPreBarrier}): the output then goes
+   * downstream ahead of the epoch's marker and is part of the epoch, where a restore from the epoch
+   * would otherwise resume the input after elements whose only trace was in memory.
+   */
+  default void emitHeldOutput() throws Exception {}
+
+  /**
    * Writes what this operator needs to resume into {@code snapshot} (its state, buffered input, a
    * source's position). Called between bundles once the epoch's markers arrived on every input; an
    * operator restores it in {@link #open} from {@link OperatorContext#restore()}. Operators without

@@ -282,6 +282,31 @@ public final class OperatorChain {
   }
 
   /**
+   * True when some operator holds output that its snapshot does not keep (see {@link
+   * Operator#holdsOutput}).
+   */
+  public boolean holdsOutput() {
+    for (Operator op : operators) {
+      if (op.holdsOutput()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Emits every operator's held output, in chain order, so that what an operator emits into the
+   * operators after it is in their snapshots (inside a bundle, before an epoch's snapshot).
+   */
+  public void emitHeldOutput() throws Exception {
+    for (Operator op : operators) {
+      if (op.holdsOutput()) {
+        op.emitHeldOutput();
+      }
+    }
+  }
+
+  /**
    * Writes every operator's part of epoch {@code epoch} (between bundles); returns the parts that
    * complete asynchronously.
    */
