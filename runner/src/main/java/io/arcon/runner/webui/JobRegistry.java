@@ -2,11 +2,13 @@ package io.arcon.runner.webui;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -19,6 +21,7 @@ final class JobRegistry {
   private final ExecutorService tssQueries;
   private final Map<String, RegisteredJob> byId = new LinkedHashMap<>(); // guarded by this
   private final Map<String, Integer> idsTaken = new HashMap<>(); // guarded by this
+  private final Set<String> issued = new HashSet<>(); // guarded by this
 
   JobRegistry(ExecutorService tssQueries) {
     this.tssQueries = tssQueries;
@@ -27,8 +30,12 @@ final class JobRegistry {
   /** Adds a job under an id made from its name (unique on this server, never reused). */
   synchronized RegisteredJob add(ObservedJob job) {
     String base = idOf(job.name());
-    int taken = idsTaken.merge(base, 1, Integer::sum);
-    String id = taken == 1 ? base : base + "-" + taken;
+    String id;
+    do {
+      // "a b" and "a-b-2" both lead to the id a-b-2: count on past ids any name was given.
+      int taken = idsTaken.merge(base, 1, Integer::sum);
+      id = taken == 1 ? base : base + "-" + taken;
+    } while (!issued.add(id));
     RegisteredJob registered = new RegisteredJob(id, job, tssQueries);
     byId.put(id, registered);
     forgetOldEndedJobs();

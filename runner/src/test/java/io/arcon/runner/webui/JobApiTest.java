@@ -297,6 +297,20 @@ class JobApiTest {
     assertEquals(newest, listed);
     assertEquals(404, get(pages.get(0)).statusCode(), "the oldest is forgotten");
     assertEquals(200, get(pages.get(registered - 1)).statusCode());
+
+    // A name that reads as the next numbered id of another name takes that id; the other name's
+    // next job then gets the one after, and a name equal to an id given out gets one of its own.
+    URI numberedName = register(settings, ended, "ended-again-" + (registered + 1));
+    URI next = register(settings, ended, "ended again");
+    URI nameOfAnId = register(settings, ended, "ended-again-2");
+    assertEquals("/jobs/ended-again-" + (registered + 1), numberedName.getPath());
+    assertEquals("/jobs/ended-again-" + (registered + 2), next.getPath(), "ids are never reused");
+    assertEquals("/jobs/ended-again-2-2", nameOfAnId.getPath());
+  }
+
+  private static URI register(WebUiSettings settings, ObservedJob like, String name) {
+    return WebUi.register(
+        settings, new ObservedJob(name, like.stats(), like.metrics(), like.monitor(), null));
   }
 
   private static String key(MetricResult<?> r) {
