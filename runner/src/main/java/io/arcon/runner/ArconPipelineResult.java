@@ -148,7 +148,7 @@ public class ArconPipelineResult implements PipelineResult {
   }
 
   /** The user's exception behind runners-core's wrapping. */
-  static Throwable userCause(Throwable t) {
+  public static Throwable userCause(Throwable t) {
     Throwable current = t;
     while (current instanceof UserCodeException && current.getCause() != null) {
       current = current.getCause();

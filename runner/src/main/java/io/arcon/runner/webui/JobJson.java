@@ -3,6 +3,7 @@ package io.arcon.runner.webui;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.arcon.runner.ArconPipelineResult;
 import io.arcon.runtime.graph.Edge;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.OperatorNode;
@@ -47,6 +48,22 @@ final class JobJson {
     node.put("startTime", Instant.ofEpochMilli(stats.startedAtMillis()).toString());
     node.put("startTimeMillis", stats.startedAtMillis());
     node.put("attempts", stats.attempts());
+    long ended = job.monitor().endedAtMillis();
+    if (ended == 0) {
+      node.putNull("endTime");
+      node.putNull("endTimeMillis");
+    } else {
+      node.put("endTime", Instant.ofEpochMilli(ended).toString());
+      node.put("endTimeMillis", ended);
+    }
+    Throwable failure = job.monitor().failure();
+    if (failure == null || !"FAILED".equals(job.state())) {
+      node.putNull("failure");
+    } else {
+      Throwable cause = ArconPipelineResult.userCause(failure);
+      node.put(
+          "failure", cause.getMessage() == null ? cause.getClass().getName() : cause.toString());
+    }
     node.put("page", "/jobs/" + registered.id());
     node.put("tssPage", job.tss() == null ? null : "/jobs/" + registered.id() + "/tss");
   }

@@ -23,11 +23,15 @@ public final class JobMonitor {
   private volatile Runnable cancelRequest;
   private boolean terminated;
 
+  /** Wall-clock time the outcome was decided; 0 while the job runs. */
+  private volatile long endedAtMillis;
+
   public JobMonitor(int nodeInstances) {
     this.running = new AtomicInteger(nodeInstances);
     if (nodeInstances == 0) {
       outcome.complete(Outcome.DONE);
       terminated = true;
+      endedAtMillis = System.currentTimeMillis();
     }
   }
 
@@ -47,6 +51,7 @@ public final class JobMonitor {
   }
 
   private void terminate() {
+    endedAtMillis = System.currentTimeMillis();
     Runnable action;
     synchronized (this) {
       terminated = true;
@@ -124,6 +129,11 @@ public final class JobMonitor {
 
   public CompletableFuture<Outcome> outcome() {
     return outcome;
+  }
+
+  /** When the job's outcome was decided (epoch milliseconds), or 0 while it runs. */
+  public long endedAtMillis() {
+    return endedAtMillis;
   }
 
   /** The first failure, or null. */

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arcon.runner.ArconPipelineResult;
 import io.arcon.runner.TestArconRunner;
+import io.arcon.runtime.job.JobMonitor;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -26,6 +27,7 @@ import org.apache.beam.sdk.metrics.DistributionResult;
 import org.apache.beam.sdk.metrics.GaugeResult;
 import org.apache.beam.sdk.metrics.MetricQueryResults;
 import org.apache.beam.sdk.metrics.MetricResult;
+import org.apache.beam.sdk.util.UserCodeException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -65,6 +67,33 @@ class JobApiTest {
     assertEquals(page.getPath(), listed.get("page").asText());
     assertTrue(listed.get("tssPage").isNull(), "no TSS page for a job without TSS");
     assertEquals(1, listed.get("attempts").asInt());
+    long started = listed.get("startTimeMillis").asLong();
+    long ended = listed.get("endTimeMillis").asLong();
+    assertTrue(
+        ended >= started && ended <= System.currentTimeMillis(),
+        "ended " + ended + " after its start " + started + " and before now");
+    assertTrue(listed.get("failure").isNull(), "no failure for a job that is DONE");
+  }
+
+  @Test
+  void aFailedJobSaysWhyAndWhenItEnded() {
+    ObservedJob like = ((ArconPipelineResult) result).observedJob();
+    JobMonitor failing = new JobMonitor(1);
+    assertEquals(0, failing.endedAtMillis(), "no end time while it runs");
+    long before = System.currentTimeMillis();
+    failing.nodeFailed(UserCodeException.wrap(new IllegalStateException("boom at 5000")));
+    WebUiSettings settings =
+        new WebUiSettings(
+            true, WebUiTestSupport.freePort(), InetAddress.getLoopbackAddress(), null);
+    URI failedPage =
+        WebUi.register(
+            settings, new ObservedJob("failing", like.stats(), like.metrics(), failing, null));
+    JsonNode failed = getJson(failedPage.resolve("/api/jobs/" + WebUiTestSupport.idOf(failedPage)));
+    assertEquals(
+        "java.lang.IllegalStateException: boom at 5000",
+        failed.get("failure").asText(),
+        "the user's exception, unwrapped");
+    assertTrue(failed.get("endTimeMillis").asLong() >= before, failed.toString());
   }
 
   @Test

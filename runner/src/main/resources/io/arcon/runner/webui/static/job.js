@@ -19,10 +19,13 @@
       tss.setAttribute('href', Arcon.withToken(job.tssPage));
     }
     document.getElementById('json-link').setAttribute('href', Arcon.withToken(apiPath));
-    const runFor = (job.final ? job.sampledAtMillis : Date.now()) - job.startTimeMillis;
+    const ended = job.endTimeMillis != null;
+    const runFor = (ended ? job.endTimeMillis : Date.now()) - job.startTimeMillis;
+    const failure = job.failure ? [['Failure', job.failure]] : [];
     Arcon.fillSummary('summary', [
       ['Started', time(job.startTime)],
-      [job.final ? 'Ran for' : 'Running for', duration(runFor)],
+      [ended ? 'Ran for' : 'Running for', duration(runFor)],
+      ...failure,
       ['Attempts', integer(job.attempts)],
       ['Figures read', time(job.sampledAt)],
       ['TSS', job.tss ? `app ${job.tss.app} at ${job.tss.endpoint}` : 'off'],
