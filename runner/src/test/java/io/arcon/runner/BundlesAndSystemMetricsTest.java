@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -13,6 +15,7 @@ import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.transforms.WithTimestamps;
 import org.apache.beam.sdk.transforms.windowing.FixedWindows;
@@ -72,6 +75,68 @@ class BundlesAndSystemMetricsTest {
     p.run().waitUntilFinish();
     assertTrue(BundleCounting.STARTED.get() > 0, "the DoFn ran");
     assertEquals(0, BundleCounting.EMPTY.get(), "bundles without any element");
+  }
+
+  /** The most elements any bundle of any instance held; static for the same reason. */
+  static final class LargestBundle extends DoFn<Long, Long> {
+    static final Map<String, AtomicInteger> LARGEST = new ConcurrentHashMap<>();
+    private final String name;
+    private final long sleepMillis;
+    private int elementsInBundle;
+
+    LargestBundle(String name, long sleepMillis) {
+      this.name = name;
+      this.sleepMillis = sleepMillis;
+    }
+
+    @StartBundle
+    public void start() {
+      elementsInBundle = 0;
+    }
+
+    @ProcessElement
+    public void process(@Element Long x, OutputReceiver<Long> out) throws InterruptedException {
+      if (sleepMillis > 0) {
+        Thread.sleep(sleepMillis);
+      }
+      elementsInBundle++;
+      out.output(x);
+    }
+
+    @FinishBundle
+    public void finish() {
+      LARGEST
+          .computeIfAbsent(name, n -> new AtomicInteger())
+          .accumulateAndGet(elementsInBundle, Math::max);
+    }
+  }
+
+  @Test
+  void bundlesEndAtMaxBundleSizeInsideABatch() {
+    LargestBundle.LARGEST.clear();
+    Pipeline p = pipeline();
+    p.getOptions().as(ArconPipelineOptions.class).setMaxBundleSize(10L);
+    // Next to the source (its polls) and behind a shuffle (batches of 512 from another node).
+    p.apply(GenerateSequence.from(0).to(3_000))
+        .apply("NextToTheSource", ParDo.of(new LargestBundle("source", 0)))
+        .apply(Reshuffle.viaRandomKey())
+        .apply("BehindAShuffle", ParDo.of(new LargestBundle("shuffled", 0)));
+    p.run().waitUntilFinish();
+    assertEquals(10, LargestBundle.LARGEST.get("source").get(), "next to the source");
+    assertEquals(10, LargestBundle.LARGEST.get("shuffled").get(), "behind a shuffle");
+  }
+
+  @Test
+  void aSlowDoFnsBundlesEndAtMaxBundleTimeMills() {
+    LargestBundle.LARGEST.clear();
+    Pipeline p = pipeline();
+    p.getOptions().as(ArconPipelineOptions.class).setMaxBundleTimeMills(100L);
+    // 20 ms per element: a bundle of 100 ms holds a few elements, not the poll's whole batch.
+    p.apply(GenerateSequence.from(0).to(120))
+        .apply("Slow", ParDo.of(new LargestBundle("slow", 20)));
+    p.run().waitUntilFinish();
+    int largest = LargestBundle.LARGEST.get("slow").get();
+    assertTrue(largest <= 16, "the largest bundle held " + largest + " elements of 20 ms");
   }
 
   static final class EmitTwice extends DoFn<Long, Long> {

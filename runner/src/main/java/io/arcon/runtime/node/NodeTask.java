@@ -312,12 +312,21 @@ public final class NodeTask {
   private void dispatch(RuntimeMessage message, MessageSink sender) throws Exception {
     if (message instanceof RuntimeMessage.EventBatch batch) {
       int ch = batch.channel();
-      bundle.ensureOpen();
       stats.recordsIn(batch.size());
-      chain.deliver(valve.targetOperator(ch), valve.targetPort(ch), batch.elements(), batch.size());
+      int operator = valve.targetOperator(ch);
+      int port = valve.targetPort(ch);
+      Object[] elements = batch.elements();
+      int size = batch.size();
+      // In slices, so that a bundle ends at --maxBundleSize or --maxBundleTimeMills inside a batch.
+      for (int from = 0; from < size; ) {
+        bundle.ensureOpen();
+        int to = from + bundle.slice(size - from);
+        chain.deliver(operator, port, elements, from, to);
+        bundle.handedIn(to - from);
+        from = to;
+      }
       syncTime.batchHandled(batch.syncStamp());
       sender.send(new RuntimeMessage.Credit(valve.edgeId(ch), instance));
-      bundle.added(batch.size());
     } else if (message instanceof RuntimeMessage.Watermark wm) {
       syncTime.watermarkHandled(wm.syncStamp());
       if (valve.onWatermark(wm.channel(), wm.watermark())) {
@@ -491,14 +500,17 @@ public final class NodeTask {
     }
     SourceOperator source = chain.source();
     bundle.ensureOpen();
-    SourceOperator.PollResult result = source.poll(config.batchSize());
+    // A slice of a batch: a slow chain reads one element per poll, so that its bundles end on time
+    // and the mailbox's other work (epoch markers, a cancel) comes between.
+    int polled = bundle.slice(config.batchSize());
+    SourceOperator.PollResult result = source.poll(polled);
     long watermark = source.currentWatermark();
     chain.sourceWatermarkIs(watermark);
     if (result == SourceOperator.PollResult.DONE) {
       finish.inputsEnded();
       return;
     }
-    bundle.added(config.batchSize());
+    bundle.handedIn(polled);
     if (watermark > chain.inputWatermark()) {
       advanceInputWatermark(watermark);
     }

@@ -26,6 +26,20 @@ public final class BundleController {
   private long startedAt;
 
   /**
+   * Elements handed to the chain between two looks at the clock (see {@link #slice}): starts small,
+   * doubles while a slice takes at most an eighth of {@code --maxBundleTimeMills}, and drops to one
+   * when a slice takes longer. A fast chain so looks at the clock about once per batch, and a slow
+   * one (a DoFn that takes milliseconds per element) after every element, so that its bundles still
+   * end on time: a whole batch of 512 such elements once kept a bundle, and so its output, open for
+   * 25 s.
+   */
+  private int slice = FIRST_SLICE;
+
+  private long sliceStartedAt;
+
+  static final int FIRST_SLICE = 8;
+
+  /**
    * @param eager finish the bundle after every message (test streams need outputs visible as soon
    *     as a message is handled, to detect quiescence)
    */
@@ -60,10 +74,30 @@ public final class BundleController {
     return open;
   }
 
-  /** Counts {@code count} elements into the open bundle; finishes it once it is full. */
-  public void added(long count) throws Exception {
+  /**
+   * How many of {@code available} elements to hand to the open bundle before {@link #handedIn}: at
+   * least one, no more than the bundle has room for ({@code --maxBundleSize}), and no more than the
+   * current slice.
+   */
+  public int slice(int available) {
+    sliceStartedAt = clock.nowMillis();
+    long room = Math.max(1, maxSize - elements);
+    return (int) Math.max(1, Math.min(Math.min(available, slice), room));
+  }
+
+  /**
+   * Counts {@code count} elements of a {@link #slice} into the open bundle; finishes it once it is
+   * full or older than {@code --maxBundleTimeMills}.
+   */
+  public void handedIn(int count) throws Exception {
+    long now = clock.nowMillis();
+    if (now - sliceStartedAt > maxTimeMillis / 8) {
+      slice = 1;
+    } else if (slice < Integer.MAX_VALUE / 2) {
+      slice *= 2;
+    }
     elements += count;
-    if (elements >= maxSize) {
+    if (elements >= maxSize || now - startedAt >= maxTimeMillis) {
       finish();
     }
   }

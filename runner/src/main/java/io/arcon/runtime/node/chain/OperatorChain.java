@@ -138,9 +138,13 @@ public final class OperatorChain {
     }
   }
 
-  /** Hands a batch's elements to input {@code port} of operator {@code operator}. */
-  public void deliver(int operator, int port, Object[] elements, int size) throws Exception {
-    for (int i = 0; i < size; i++) {
+  /**
+   * Hands a batch's elements {@code from} (inclusive) to {@code to} (exclusive) to input {@code
+   * port} of operator {@code operator}.
+   */
+  public void deliver(int operator, int port, Object[] elements, int from, int to)
+      throws Exception {
+    for (int i = from; i < to; i++) {
       deliver(operator, port, elements[i]);
     }
   }

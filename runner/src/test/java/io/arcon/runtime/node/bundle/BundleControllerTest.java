@@ -38,13 +38,14 @@ class BundleControllerTest {
     assertEquals(Long.MAX_VALUE, bundle.deadline());
     bundle.ensureOpen();
     bundle.ensureOpen();
-    bundle.added(6);
+    bundle.handedIn(bundle.slice(6));
     assertTrue(bundle.isOpen());
-    bundle.added(4);
+    assertEquals(4, bundle.slice(512), "no more than the bundle's room");
+    bundle.handedIn(4);
     assertFalse(bundle.isOpen());
     bundle.finish(); // nothing open: no second finish
     bundle.ensureOpen();
-    bundle.added(9);
+    bundle.handedIn(bundle.slice(9));
     assertTrue(bundle.isOpen(), "a new bundle counts from zero");
     assertEquals(List.of("start@1000", "finish@1000", "start@1000"), events);
   }
@@ -61,6 +62,39 @@ class BundleControllerTest {
     bundle.finishIfExpired(clock.nowMillis());
     assertFalse(bundle.isOpen());
     assertEquals(List.of("start@1000", "finish@1050"), events);
+  }
+
+  @Test
+  void slicesGrowWhileFastAndShrinkToOneElementWhenSlow() throws Exception {
+    BundleController bundle = controller(1_000_000, 1_000, false);
+    bundle.ensureOpen();
+    assertEquals(BundleController.FIRST_SLICE, bundle.slice(512), "a node starts small");
+    bundle.handedIn(BundleController.FIRST_SLICE);
+    for (int i = 0; i < 10; i++) {
+      bundle.handedIn(bundle.slice(512));
+    }
+    assertEquals(512, bundle.slice(512), "fast slices grow to whole batches");
+    clock.advance(126); // a slice over an eighth of the bundle time
+    bundle.handedIn(512);
+    assertEquals(1, bundle.slice(512), "one element at a time after a slow slice");
+    bundle.handedIn(1);
+    assertEquals(2, bundle.slice(512), "and growing again while fast");
+  }
+
+  @Test
+  void aBundleEndsByAgeInsideABatchOfSlowElements() throws Exception {
+    BundleController bundle = controller(1_000, 1_000, false);
+    int handed = 0;
+    bundle.ensureOpen();
+    // 512 elements of 50 ms each: the bundle ends after its second, not after the batch.
+    while (bundle.isOpen() && handed < 512) {
+      int n = bundle.slice(512 - handed);
+      clock.advance(50L * n);
+      bundle.handedIn(n);
+      handed += n;
+    }
+    assertFalse(bundle.isOpen());
+    assertTrue(handed < 40, "ended after " + handed + " elements of 50 ms");
   }
 
   @Test
