@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -29,6 +30,9 @@ public class ArconPipelineResult implements PipelineResult {
   private final MetricsContainerStepMap metrics;
   private final TemporaryStateRoot temporaryStateRoot;
 
+  /** True once the job restarted, or from the start when it resumed from a checkpoint. */
+  private final BooleanSupplier restartedOrResumed;
+
   /**
    * The job's outcome once its end-of-job cleanup ({@code onEnd}, the temporary state directory) is
    * done, so {@link #waitUntilFinish} returns only after it.
@@ -38,11 +42,17 @@ public class ArconPipelineResult implements PipelineResult {
   /**
    * @param temporaryStateRoot the run's temporary state directory, deleted when the job ends
    *     however it ended; null when the user chose {@code --stateDir}, which is never deleted
+   * @param resumed the job resumed from a checkpoint ({@code --restoreFrom})
    * @param onEnd runs when the job has ended, however it ended
    */
   ArconPipelineResult(
-      ObservedJob job, ReadProgress reads, TemporaryStateRoot temporaryStateRoot, Runnable onEnd) {
+      ObservedJob job,
+      ReadProgress reads,
+      TemporaryStateRoot temporaryStateRoot,
+      boolean resumed,
+      Runnable onEnd) {
     this.job = job;
+    this.restartedOrResumed = () -> resumed || job.stats().attempts() > 1;
     this.reads = reads;
     this.monitor = job.monitor();
     this.metrics = job.metrics();
@@ -156,8 +166,18 @@ public class ArconPipelineResult implements PipelineResult {
     return current;
   }
 
+  /**
+   * Beam's metrics of the job. Attempted values count all work done, including work a restart did
+   * again. Committed values are the final ones once the job is DONE, in one attempt from its start;
+   * a job that restarted or resumed from a checkpoint has none (getCommitted() throws
+   * UnsupportedOperationException, as on Flink), since its counts hold work done twice, or miss
+   * work done before the resume.
+   */
   @Override
   public MetricResults metrics() {
+    if (restartedOrResumed.getAsBoolean()) {
+      return MetricsContainerStepMap.asAttemptedOnlyMetricResults(metrics);
+    }
     MetricsContainerStepMap committed =
         getState() == State.DONE ? metrics : new MetricsContainerStepMap();
     return MetricsContainerStepMap.asMetricResults(metrics, committed);

@@ -236,6 +236,7 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
             observed,
             progress.reads(),
             temporaryState,
+            initialRestore != null,
             () -> {
               progress.finish(); // the final line is out before waitUntilFinish returns
               logLevels.release();

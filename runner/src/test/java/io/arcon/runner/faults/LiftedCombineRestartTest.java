@@ -1,6 +1,7 @@
 package io.arcon.runner.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.runner.ArconPipelineOptions;
@@ -13,6 +14,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.io.GenerateSequence;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.MetricNameFilter;
+import org.apache.beam.sdk.metrics.MetricResult;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.Count;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -31,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * never flushed by a watermark: the job fails once after an epoch completed and restarts from it.
  * Every element must be counted exactly once. Before the partials were emitted ahead of each
  * epoch's marker, the restart resumed the source after elements whose only trace was in the lost
- * partials (counts of 110k-230k of 300k).
+ * partials (counts of 110k-230k of 300k). Its metrics have no committed values: they would count
+ * what the restart read again.
  */
 class LiftedCombineRestartTest {
   private static final long ELEMENTS = 200_000;
@@ -66,7 +73,8 @@ class LiftedCombineRestartTest {
         .apply(WithKeys.of((Long x) -> x % KEYS).withKeyType(TypeDescriptors.longs()))
         .apply(Count.perKey())
         .apply("RecordPerKey", ParDo.of(new RecordPerKey()));
-    PipelineResult.State state = p.run().waitUntilFinish(Duration.standardMinutes(2));
+    PipelineResult result = p.run();
+    PipelineResult.State state = result.waitUntilFinish(Duration.standardMinutes(2));
 
     assertEquals(PipelineResult.State.DONE, state);
     assertTrue(FAILED.get(), "the job failed once after an epoch and restarted from it");
@@ -77,6 +85,22 @@ class LiftedCombineRestartTest {
       expected.put(k, ELEMENTS / KEYS);
     }
     assertEquals(expected, new java.util.TreeMap<>(COUNTS_PER_KEY), "Count.perKey");
+
+    // The DoFn's counter: attempted counts the elements the restart read again; committed values
+    // would hold them twice, so a job that restarted has none.
+    MetricResult<Long> passed =
+        result
+            .metrics()
+            .queryMetrics(
+                MetricsFilter.builder()
+                    .addNameFilter(MetricNameFilter.named(LiftedCombineRestartTest.class, "passed"))
+                    .build())
+            .getCounters()
+            .iterator()
+            .next();
+    assertTrue(
+        passed.getAttempted() > ELEMENTS, "attempted " + passed.getAttempted() + " > " + ELEMENTS);
+    assertThrows(UnsupportedOperationException.class, passed::getCommitted);
   }
 
   /**
@@ -96,9 +120,12 @@ class LiftedCombineRestartTest {
           && FAILED.compareAndSet(false, true)) {
         throw new IllegalStateException("planned failure at " + x);
       }
+      PASSED.inc();
       out.output(x);
     }
   }
+
+  private static final Counter PASSED = Metrics.counter(LiftedCombineRestartTest.class, "passed");
 
   static final class RecordGlobal extends DoFn<Long, Void> {
     @ProcessElement
