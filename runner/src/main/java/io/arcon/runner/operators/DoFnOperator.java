@@ -7,6 +7,7 @@ import io.arcon.runner.operators.snapshot.SnapshotWriter;
 import io.arcon.runner.state.KeyedTimer;
 import io.arcon.runner.tss.InstanceExport;
 import io.arcon.runner.tss.TransformExport;
+import io.arcon.runtime.checkpoint.IncompatibleCheckpointException;
 import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.OperatorRestore;
@@ -563,7 +564,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
       String saved = new String(in.readBytes("DoFn identity"), StandardCharsets.UTF_8);
       String now = new String(doFnIdentity(), StandardCharsets.UTF_8);
       if (!saved.equals(now)) {
-        throw new IllegalStateException(
+        throw new IncompatibleCheckpointException(
             "Cannot restore "
                 + spec.stepName()
                 + " from "

@@ -1,5 +1,6 @@
 package io.arcon.runtime.job;
 
+import io.arcon.runtime.checkpoint.IncompatibleCheckpointException;
 import io.arcon.runtime.epoch.EpochCoordinator;
 import io.arcon.runtime.epoch.JobRestore;
 import io.arcon.runtime.graph.JobGraph;
@@ -134,7 +135,10 @@ public final class JobAttempts {
           afterShutdown(monitor, job::cancelled); // failed while being cancelled
           return;
         }
-        if (job.isTerminated() || attempt >= retries) {
+        // A checkpoint this pipeline can never restore fails every retry the same way.
+        if (job.isTerminated()
+            || attempt >= retries
+            || IncompatibleCheckpointException.isBehind(monitor.failure())) {
           afterShutdown(monitor, () -> job.nodeFailed(monitor.failure()));
           return;
         }
