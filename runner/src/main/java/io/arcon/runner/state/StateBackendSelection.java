@@ -70,8 +70,9 @@ public final class StateBackendSelection {
   }
 
   /**
-   * Refuses a rule that selects none of the job's stateful transforms, then logs one line per
-   * stateful transform with its engine and why.
+   * Refuses a rule that selects none of the job's stateful transforms, or that earlier rules take
+   * every one of its transforms from, then logs one line per stateful transform with its engine and
+   * why.
    *
    * @param statefulNames the full names of the job's stateful transforms, in topological order
    * @throws IllegalArgumentException naming the rule and listing the stateful transforms
@@ -88,6 +89,22 @@ public final class StateBackendSelection {
                 + " transform's full name or an enclosing composite's name; the stateful"
                 + " transforms are: "
                 + (statefulNames.isEmpty() ? "(none)" : String.join(", ", statefulNames)));
+      }
+    }
+    for (Rule rule : rules) {
+      List<String> matched = statefulNames.stream().filter(rule::matches).toList();
+      if (matched.stream().noneMatch(name -> ruleFor(name) == rule)) {
+        // Every transform it matches is taken by an earlier rule (the first match wins).
+        List<String> takenBy =
+            matched.stream().map(name -> name + " by '" + ruleFor(name).text() + "'").toList();
+        throw new IllegalArgumentException(
+            "--stateBackends rule '"
+                + rule.text()
+                + "' never applies: earlier rules take every stateful transform it matches ("
+                + String.join(", ", takenBy)
+                + "), and the first matching rule wins (in '"
+                + rulesText
+                + "'). Put it before them, or drop it.");
       }
     }
     for (String name : statefulNames) {

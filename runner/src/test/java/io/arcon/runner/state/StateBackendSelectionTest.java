@@ -98,8 +98,7 @@ class StateBackendSelectionTest {
     Pipeline p =
         pipeline(
             options(
-                "--stateBackend=rocksdb",
-                "--stateBackends=StateFiles=lmdb,*Sum*=heap,State*=heap,Count*=lmdb"),
+                "--stateBackend=rocksdb", "--stateBackends=StateFiles=lmdb,*Sum*=heap,Count*=lmdb"),
             null);
     Map<String, String> engines = withoutAsserts(engines(p));
     assertEquals(
@@ -186,12 +185,25 @@ class StateBackendSelectionTest {
             + " Put 'Group=lmdb' before '**=rocksdb', or drop '**=rocksdb' and give its engine as"
             + " the default with --stateBackend=rocksdb.",
         e.getMessage());
-    // Overlapping rules that each can apply stay allowed, and so does a match-all rule last.
+    // Overlapping rules that each apply stay allowed, and so does a match-all rule last.
     assertEquals(
-        Map.of(RUNNING_SUM, "lmdb", STATE_FILES, "rocksdb", GROUP, "rocksdb", COUNT, "rocksdb"),
+        Map.of(RUNNING_SUM, "lmdb", STATE_FILES, "heap", GROUP, "rocksdb", COUNT, "rocksdb"),
         withoutAsserts(
             engines(
-                pipeline(options("--stateBackends=RunningSum=lmdb,Run*=heap,*=rocksdb"), null))));
+                pipeline(options("--stateBackends=RunningSum=lmdb,*S*=heap,*=rocksdb"), null))));
+  }
+
+  @Test
+  void aRuleWhoseTransformsEarlierRulesAllTakeIsRefusedNamingBoth() {
+    Pipeline p = pipeline(options("--stateBackends=Count*=rocksdb,CountPerKey=lmdb"), null);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, p::run);
+    assertEquals(
+        "--stateBackends rule 'CountPerKey=lmdb' never applies: earlier rules take every stateful"
+            + " transform it matches ("
+            + COUNT
+            + " by 'Count*=rocksdb'), and the first matching rule wins (in"
+            + " 'Count*=rocksdb,CountPerKey=lmdb'). Put it before them, or drop it.",
+        e.getMessage());
   }
 
   @Test
