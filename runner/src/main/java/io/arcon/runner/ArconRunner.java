@@ -158,13 +158,6 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
     // Refuses a checkpoint of another pipeline (a stateful transform missing) before any node
     // starts.
     RestorePlan initialRestore = restoreFrom == null ? null : RestorePlan.of(restoreFrom, graph);
-    if (restoreFrom != null) {
-      LOG.info(
-          "{} resumes from epoch {} at {}",
-          options.getJobName(),
-          restoreFrom.epoch(),
-          restoreFrom.directory());
-    }
 
     if (!stateBackendOptions.isEmpty()) {
       LOG.info("State backend options of {}: {}", options.getJobName(), stateBackendOptions);
@@ -206,6 +199,14 @@ public class ArconRunner extends PipelineRunner<ArconPipelineResult> {
                   options.getJobName(),
                   checkpoints.retainedCheckpoints())
               : null;
+      if (restoreFrom != null) {
+        // Only now: a checkpoint directory another running job holds is refused above.
+        LOG.info(
+            "{} resumes from epoch {} at {}",
+            options.getJobName(),
+            restoreFrom.epoch(),
+            restoreFrom.directory());
+      }
       monitor =
           startAttempts(
               graph, config, checkpoints, store, restoreFrom, initialRestore, metrics, stats);
