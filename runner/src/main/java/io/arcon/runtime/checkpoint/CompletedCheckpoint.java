@@ -158,6 +158,14 @@ public final class CompletedCheckpoint {
 
   /** Loads one epoch directory, verifying the manifest and every file it lists. */
   static CompletedCheckpoint loadEpoch(Path directory) {
+    return loadEpoch(directory, true);
+  }
+
+  /**
+   * As {@link #loadEpoch(Path)}; with {@code advise} false a damaged epoch's message does not look
+   * for an older epoch to restore instead (the advice itself verifies the older epochs this way).
+   */
+  private static CompletedCheckpoint loadEpoch(Path directory, boolean advise) {
     OptionalLong epochOfName = CheckpointFiles.epochOf(directory);
     Path manifestFile = directory.resolve(CheckpointFiles.MANIFEST);
     if (epochOfName.isEmpty()) {
@@ -176,7 +184,7 @@ public final class CompletedCheckpoint {
               + " (the run stopped before epoch "
               + epoch
               + " committed); "
-              + olderEpochAdvice(directory, epoch));
+              + advice(advise, directory, epoch, null));
     }
     SnapshotManifest manifest;
     try {
@@ -190,7 +198,7 @@ public final class CompletedCheckpoint {
               + " is damaged. "
               + e.getMessage()
               + "; "
-              + olderEpochAdvice(directory, epoch, e.file()),
+              + advice(advise, directory, epoch, e.file()),
           e);
     } catch (IllegalArgumentException e) {
       // The manifest is valid but names another engine: a state backend's own snapshot.
@@ -215,7 +223,7 @@ public final class CompletedCheckpoint {
               + " does not list "
               + CheckpointFiles.METADATA
               + ": it is not a complete Arcon checkpoint; "
-              + olderEpochAdvice(directory, epoch));
+              + advice(advise, directory, epoch, null));
     }
     CheckpointMetadata metadata;
     try {
@@ -230,7 +238,7 @@ public final class CompletedCheckpoint {
       }
     } catch (CorruptCheckpointException e) {
       throw new CorruptCheckpointException(
-          e.getMessage() + "; " + olderEpochAdvice(directory, epoch), e);
+          e.getMessage() + "; " + advice(advise, directory, epoch, null), e);
     }
     Set<OperatorSlot> withState = operatorsWithState(files, metadata.layout(), directory, true);
     for (OperatorSlot slot : withState) {
@@ -247,7 +255,7 @@ public final class CompletedCheckpoint {
                   + "' instance "
                   + i
                   + " is missing; "
-                  + olderEpochAdvice(directory, epoch));
+                  + advice(advise, directory, epoch, null));
         }
       }
     }
@@ -300,6 +308,22 @@ public final class CompletedCheckpoint {
     return olderEpochAdvice(epochDirectory, epoch, null);
   }
 
+  private static String advice(boolean advise, Path epochDirectory, long epoch, Path damagedFile) {
+    return advise
+        ? olderEpochAdvice(epochDirectory, epoch, damagedFile)
+        : "epoch " + epoch + " cannot be restored";
+  }
+
+  /** Whether an older epoch passes the checks a restore makes (manifest, files, metadata). */
+  private static boolean intact(Path epochDirectory) {
+    try {
+      loadEpoch(epochDirectory, false);
+      return true;
+    } catch (CorruptCheckpointException | CheckpointFormatException | UncheckedIOException e) {
+      return false;
+    }
+  }
+
   /**
    * As {@link #olderEpochAdvice(Path, long)}, passing over the older epochs that hold the very same
    * {@code damagedFile} (null: not known): RocksDB's checkpoints hard-link its immutable SST files,
@@ -308,6 +332,7 @@ public final class CompletedCheckpoint {
   static String olderEpochAdvice(Path epochDirectory, long epoch, Path damagedFile) {
     Path job = epochDirectory.toAbsolutePath().getParent();
     List<Long> sharing = new ArrayList<>();
+    List<Long> damaged = new ArrayList<>();
     try {
       for (EpochDirectory older : CheckpointFiles.completeEpochsNewestFirst(job)) {
         if (older.epoch() >= epoch) {
@@ -317,17 +342,41 @@ public final class CompletedCheckpoint {
           sharing.add(older.epoch());
           continue;
         }
+        if (!intact(older.path())) {
+          damaged.add(older.epoch());
+          continue;
+        }
         return "restore from an older epoch: --restoreFrom="
             + older.path()
-            + (sharing.isEmpty() ? "" : " (" + sharedCopy(sharing) + ")");
+            + passedOver(sharing, damaged, " (", ")");
       }
     } catch (UncheckedIOException e) {
       return "restore from an older epoch of " + job + " if one is complete";
     }
-    return (sharing.isEmpty()
+    return (sharing.isEmpty() && damaged.isEmpty()
             ? "no older complete epoch is in " + job
-            : "no older complete epoch of " + job + " is without it (" + sharedCopy(sharing) + ")")
+            : "no older epoch of "
+                + job
+                + " can be restored"
+                + passedOver(sharing, damaged, " (", ")"))
         + "; start the job without --restoreFrom (this checkpoint's state cannot be used)";
+  }
+
+  /** Why older epochs were passed over: the same damaged file, or damage of their own. */
+  private static String passedOver(
+      List<Long> sharing, List<Long> damaged, String before, String after) {
+    List<String> reasons = new ArrayList<>();
+    if (!sharing.isEmpty()) {
+      reasons.add(sharedCopy(sharing));
+    }
+    if (!damaged.isEmpty()) {
+      reasons.add(
+          (damaged.size() == 1 ? "epoch " : "epochs ")
+              + damaged.stream().map(String::valueOf).collect(Collectors.joining(", "))
+              + (damaged.size() == 1 ? " is" : " are")
+              + " damaged too");
+    }
+    return reasons.isEmpty() ? "" : before + String.join("; ", reasons) + after;
   }
 
   private static String sharedCopy(List<Long> epochs) {

@@ -116,7 +116,50 @@ class CompletedCheckpointTest {
     FileTrees.deleteRecursively(job.resolve("epoch-0000000001"));
     assertNames(
         refusedAsCorrupt(() -> CompletedCheckpoint.load(epoch4)),
-        "no older complete epoch of " + job + " is without it (epochs 3, 2 hold the same file");
+        "no older epoch of " + job + " can be restored (epochs 3, 2 hold the same file");
+  }
+
+  @Test
+  void theAdviceSkipsOlderEpochsThatAreDamagedToo() throws IOException {
+    JobGraph g = graph(new V("Read", 1, "Read"));
+    Path job;
+    try (CheckpointStore store = CheckpointStore.open(checkpointDir, "damaged", 5)) {
+      job = store.jobDirectory();
+      for (long epoch = 1; epoch <= 3; epoch++) {
+        PendingCheckpoint p = store.begin(epoch);
+        writeRandom(p.operatorDirectory(0, 0, 0).resolve("position"), 16, epoch);
+        p.commit(CheckpointLayout.of("damaged", g), Set.of(), 0);
+      }
+    }
+    for (long epoch = 2; epoch <= 3; epoch++) {
+      Path position =
+          CheckpointFiles.operatorDirectory(job.resolve("epoch-000000000" + epoch), 0, 0, 0)
+              .resolve("position");
+      byte[] bytes = Files.readAllBytes(position);
+      bytes[3] ^= 0x01;
+      Files.write(position, bytes);
+    }
+    assertNames(
+        refusedAsCorrupt(() -> CompletedCheckpoint.load(job.resolve("epoch-0000000003"))),
+        "--restoreFrom=" + job.resolve("epoch-0000000001"),
+        "epoch 2 is damaged too");
+
+    byte[] bytes =
+        Files.readAllBytes(
+            CheckpointFiles.operatorDirectory(job.resolve("epoch-0000000001"), 0, 0, 0)
+                .resolve("position"));
+    bytes[3] ^= 0x01;
+    Files.write(
+        CheckpointFiles.operatorDirectory(job.resolve("epoch-0000000001"), 0, 0, 0)
+            .resolve("position"),
+        bytes);
+    CorruptCheckpointException none =
+        refusedAsCorrupt(() -> CompletedCheckpoint.load(job.resolve("epoch-0000000003")));
+    assertNames(
+        none,
+        "no older epoch of " + job + " can be restored (epochs 2, 1 are damaged too)",
+        "start the job without --restoreFrom");
+    assertFalse(none.getMessage().contains("--restoreFrom=" + job), none.getMessage());
   }
 
   @Test
