@@ -1,6 +1,8 @@
 package io.arcon.runner.checkpointing;
 
 import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The checked form of {@link CheckpointingOptions}: refuses a bad value at {@code run()} with a
@@ -18,6 +20,7 @@ public record CheckpointSettings(
     int retries,
     long retryDelayMillis,
     Path restoreFrom) {
+  private static final Logger LOG = LoggerFactory.getLogger(CheckpointSettings.class);
 
   static final long DEFAULT_TIMEOUT_MILLIS = 10 * 60 * 1000L;
   static final int DEFAULT_RETRIES_WITH_CHECKPOINTS = 3;
@@ -64,6 +67,18 @@ public record CheckpointSettings(
               + delay);
     }
     String dir = options.getCheckpointDir();
+    // An empty value is most often an unset shell variable (--restoreFrom=$CHECKPOINT): starting
+    // from the beginning instead would silently redo the job's output.
+    refuseEmpty(dir, "--checkpointDir", "the directory epochs are written to");
+    refuseEmpty(
+        options.getRestoreFrom(),
+        "--restoreFrom",
+        "a job's checkpoint directory, or one epoch-NNNNNNNNNN directory in it");
+    if (interval <= 0 && (dir != null || options.getRetainedCheckpoints() != null)) {
+      LOG.warn(
+          "--checkpointDir and --retainedCheckpoints take effect only with checkpointing on: set"
+              + " --checkpointingInterval=<milliseconds>");
+    }
     Path checkpointDir;
     if (dir != null && !dir.isBlank()) {
       checkpointDir = Path.of(dir);
@@ -81,6 +96,16 @@ public record CheckpointSettings(
         retries == -1 ? (interval > 0 ? DEFAULT_RETRIES_WITH_CHECKPOINTS : 0) : retries,
         delay == -1 ? DEFAULT_RETRY_DELAY_MILLIS : delay,
         restore == null || restore.isBlank() ? null : Path.of(restore));
+  }
+
+  private static void refuseEmpty(String value, String option, String what) {
+    if (value != null && value.isBlank()) {
+      throw new IllegalArgumentException(
+          option
+              + " is empty: give "
+              + what
+              + ", or leave the option out (is the variable it came from unset?)");
+    }
   }
 
   private static long orDefault(Long value, long fallback) {

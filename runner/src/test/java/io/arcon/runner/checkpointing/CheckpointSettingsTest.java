@@ -67,6 +67,9 @@ class CheckpointSettingsTest {
     assertMessage("--numberOfExecutionRetries", "--numberOfExecutionRetries=-2");
     assertMessage("--executionRetryDelay", "--executionRetryDelay=-3");
     assertMessage("--checkpointTimeoutMillis", "--checkpointTimeoutMillis=0");
+    // An unset variable ("--restoreFrom=$DIR") must not start the job from the beginning.
+    assertMessage("--restoreFrom is empty", "--restoreFrom=");
+    assertMessage("--checkpointDir is empty", "--checkpointDir=");
   }
 
   private static void assertMessage(String option, String arg) {
