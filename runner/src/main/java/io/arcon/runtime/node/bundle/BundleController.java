@@ -37,7 +37,7 @@ public final class BundleController {
 
   private long sliceStartedAt;
 
-  static final int FIRST_SLICE = 8;
+  static final int FIRST_SLICE = 1;
 
   /**
    * @param eager finish the bundle after every message (test streams need outputs visible as soon
