@@ -38,10 +38,13 @@ class BundleControllerTest {
     assertEquals(Long.MAX_VALUE, bundle.deadline());
     bundle.ensureOpen();
     bundle.ensureOpen();
-    bundle.handedIn(bundle.slice(6));
-    assertTrue(bundle.isOpen());
-    assertEquals(4, bundle.slice(512), "no more than the bundle's room");
-    bundle.handedIn(4);
+    for (int slice = 1; slice <= 4; slice *= 2) {
+      assertEquals(slice, bundle.slice(512), "slices double while fast");
+      bundle.handedIn(slice);
+    }
+    assertTrue(bundle.isOpen(), "7 of 10 elements");
+    assertEquals(3, bundle.slice(512), "no more than the bundle's room");
+    bundle.handedIn(3);
     assertFalse(bundle.isOpen());
     bundle.finish(); // nothing open: no second finish
     bundle.ensureOpen();
