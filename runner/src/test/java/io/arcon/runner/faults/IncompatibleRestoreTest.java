@@ -7,14 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconPipelineResult;
-import io.arcon.runner.ArconRunner;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.GenerateSequence;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
 import org.apache.beam.sdk.state.ValueState;
@@ -33,21 +30,22 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class IncompatibleRestoreTest {
   private static final long ELEMENTS = 100_000;
-  private static final AtomicBoolean FAILED = new AtomicBoolean();
-  private static volatile Path jobCheckpoints;
+  private static final String JOB = "incompatible_restore";
+  private static volatile FailAfterEpochs failure;
 
   @Test
   void aCheckpointOfAnotherDoFnFailsTheJobWithoutRetries(@TempDir Path dir) {
     Path checkpoints = dir.resolve("checkpoints");
-    ArconPipelineOptions first = options(checkpoints, 0);
-    jobCheckpoints = CheckpointDirs.jobDirectory(checkpoints, first.getJobName());
+    ArconPipelineOptions first = FailAfterEpochs.options(JOB, checkpoints, 0);
+    Path jobCheckpoints = CheckpointDirs.jobDirectory(checkpoints, JOB);
+    failure = new FailAfterEpochs(jobCheckpoints, ELEMENTS / 2);
     Pipeline original = Pipeline.create(first);
     build(original, new First.Count());
     assertThrows(Pipeline.PipelineExecutionException.class, original.run()::waitUntilFinish);
-    assertTrue(FAILED.get(), "the first run failed after an epoch");
+    assertTrue(failure.failed(), "the first run failed after an epoch");
     assertFalse(CheckpointDirs.completeEpochs(jobCheckpoints).isEmpty(), "it kept its epochs");
 
-    ArconPipelineOptions second = options(checkpoints, 3);
+    ArconPipelineOptions second = FailAfterEpochs.options(JOB, checkpoints, 3);
     second.setRestoreFrom(jobCheckpoints.toString());
     Pipeline changed = Pipeline.create(second);
     build(changed, new Second.Count());
@@ -61,20 +59,6 @@ class IncompatibleRestoreTest {
     assertEquals(1, result.observedJob().stats().attempts(), "no retry of a certain mismatch");
   }
 
-  private static ArconPipelineOptions options(Path checkpoints, int retries) {
-    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
-    options.setRunner(ArconRunner.class);
-    options.setParallelism(2);
-    options.setTss("off");
-    options.setWebUi("off");
-    options.setJobName("incompatible_restore");
-    options.setCheckpointingInterval(50L);
-    options.setCheckpointDir(checkpoints.toString());
-    options.setNumberOfExecutionRetries(retries);
-    options.setExecutionRetryDelay(5L);
-    return options;
-  }
-
   /** The same step names in both runs; only the stateful DoFn behind "Count" differs. */
   private static void build(Pipeline p, DoFn<KV<Long, Long>, Long> count) {
     p.apply(GenerateSequence.from(0).to(ELEMENTS))
@@ -82,10 +66,7 @@ class IncompatibleRestoreTest {
         .apply("Count", ParDo.of(count));
   }
 
-  /**
-   * The first run's DoFn: counts per key, slowed a little so that epochs complete while the source
-   * reads, and fails for good at the first element past the middle once three epochs are complete.
-   */
+  /** The first run's DoFn: counts per key and fails for good after some epochs. */
   static final class First {
     static final class Count extends DoFn<KV<Long, Long>, Long> {
       @StateId("count")
@@ -94,15 +75,7 @@ class IncompatibleRestoreTest {
       @ProcessElement
       public void process(@Element KV<Long, Long> e, @StateId("count") ValueState<Long> count)
           throws InterruptedException {
-        long x = e.getValue();
-        if (x % 250 == 0) {
-          Thread.sleep(1);
-        }
-        if (x >= ELEMENTS / 2
-            && CheckpointDirs.newestCompleteEpoch(jobCheckpoints) >= 3
-            && FAILED.compareAndSet(false, true)) {
-          throw new IllegalStateException("planned failure at " + x);
-        }
+        failure.slowDownAndMaybeFail(e.getValue());
         Long c = count.read();
         count.write(c == null ? 1 : c + 1);
       }

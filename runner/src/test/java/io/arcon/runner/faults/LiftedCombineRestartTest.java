@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.runner.ArconPipelineOptions;
-import io.arcon.runner.ArconRunner;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -19,7 +17,6 @@ import org.apache.beam.sdk.metrics.MetricNameFilter;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.metrics.MetricsFilter;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.Count;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -44,25 +41,19 @@ class LiftedCombineRestartTest {
   private static final long ELEMENTS = 200_000;
   private static final long KEYS = 10;
 
-  private static final AtomicBoolean FAILED = new AtomicBoolean();
   private static final AtomicLong GLOBAL_COUNT = new AtomicLong(-1);
   private static final AtomicLong GLOBAL_EMISSIONS = new AtomicLong();
   private static final Map<Long, Long> COUNTS_PER_KEY = new ConcurrentHashMap<>();
-  private static volatile Path jobCheckpoints;
+  private static volatile FailAfterEpochs failure;
 
   @Test
   void aRestartFromAnEpochCountsEveryElementOnce(@TempDir Path dir) {
-    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
-    options.setRunner(ArconRunner.class);
-    options.setParallelism(2);
-    options.setTss("off");
-    options.setWebUi("off");
-    options.setJobName("lifted_combine_restart");
-    options.setCheckpointingInterval(50L);
-    options.setCheckpointDir(dir.resolve("checkpoints").toString());
-    options.setNumberOfExecutionRetries(1);
-    options.setExecutionRetryDelay(5L);
-    jobCheckpoints = CheckpointDirs.jobDirectory(dir.resolve("checkpoints"), options.getJobName());
+    Path checkpoints = dir.resolve("checkpoints");
+    ArconPipelineOptions options =
+        FailAfterEpochs.options("lifted_combine_restart", checkpoints, 1);
+    failure =
+        new FailAfterEpochs(
+            CheckpointDirs.jobDirectory(checkpoints, options.getJobName()), ELEMENTS / 2);
 
     Pipeline p = Pipeline.create(options);
     PCollection<Long> numbers =
@@ -77,7 +68,7 @@ class LiftedCombineRestartTest {
     PipelineResult.State state = result.waitUntilFinish(Duration.standardMinutes(2));
 
     assertEquals(PipelineResult.State.DONE, state);
-    assertTrue(FAILED.get(), "the job failed once after an epoch and restarted from it");
+    assertTrue(failure.failed(), "the job failed once after an epoch and restarted from it");
     assertEquals(1, GLOBAL_EMISSIONS.get(), "Count.globally emits once");
     assertEquals(ELEMENTS, GLOBAL_COUNT.get(), "Count.globally counts every element once");
     Map<Long, Long> expected = new java.util.TreeMap<>();
@@ -103,23 +94,11 @@ class LiftedCombineRestartTest {
     assertThrows(UnsupportedOperationException.class, passed::getCommitted);
   }
 
-  /**
-   * Slows the source down a little (so that epochs complete while it reads) and fails the first
-   * element past the middle that it sees once three epochs are complete (the first may be taken
-   * before the source read anything).
-   */
+  /** Fails once past the middle after some epochs (see {@link FailAfterEpochs}). */
   static final class FailOnceAfterAnEpoch extends DoFn<Long, Long> {
     @ProcessElement
     public void process(@Element Long x, OutputReceiver<Long> out) throws InterruptedException {
-      if (x % 250 == 0) {
-        Thread.sleep(1);
-      }
-      if (x >= ELEMENTS / 2
-          && !FAILED.get()
-          && CheckpointDirs.newestCompleteEpoch(jobCheckpoints) >= 3
-          && FAILED.compareAndSet(false, true)) {
-        throw new IllegalStateException("planned failure at " + x);
-      }
+      failure.slowDownAndMaybeFail(x);
       PASSED.inc();
       out.output(x);
     }
