@@ -206,7 +206,8 @@ final class WebUiServer {
     try {
       exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
       exchange.getResponseHeaders().set("Cache-Control", "no-store");
-      if (!authorized(exchange)) {
+      // A browser asks for the icon without the token; there is none, and nothing to protect.
+      if (!authorized(exchange) && !exchange.getRequestURI().getPath().equals("/favicon.ico")) {
         exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"arcon web UI\"");
         sendText(
             exchange,

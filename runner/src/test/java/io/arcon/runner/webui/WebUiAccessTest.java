@@ -44,6 +44,9 @@ class WebUiAccessTest {
       assertEquals(200, get(URI.create(page.resolve(path) + query)).statusCode(), path);
     }
 
+    // The icon browsers ask for without the token: there is none, so nothing is refused.
+    assertEquals(204, get(page.resolve("/favicon.ico")).statusCode());
+
     // The page passes the token on to what it loads, escaped for HTML.
     HttpResponse<String> html = get(URI.create(page + query));
     String escaped = Pages.escapeHtml(query);

@@ -24,7 +24,7 @@
           el('td', { class: 'num' }, integer(a.states)),
         ),
       ),
-      view.reachable ? 'No apps registered.' : 'Unknown: the control plane does not answer.',
+      view.error ? 'Unknown: the control plane did not answer (see above).' : 'No apps registered.',
     );
   }
 
@@ -85,7 +85,8 @@
       ['Control plane', view.endpoint],
       ['This job\'s app', view.app],
       ['Asked at', time(view.askedAt)],
-      ['Answers', view.reachable ? 'yes' : 'no'],
+      // Reachable but refusing (a wrong token, or a port that is no control plane) is no answer.
+      ['Answers', view.error ? (view.reachable ? 'with an error' : 'no') : 'yes'],
     ]);
     const notice = document.getElementById('unreachable');
     notice.hidden = !view.error;
@@ -96,7 +97,7 @@
     const list = document.getElementById('tss-list');
     if (view.tss.length === 0) {
       list.replaceChildren(
-        el('p', { class: 'hint' }, view.reachable ? 'No TSS defined. Create one with the tss CLI (CREATE TSS ...).' : 'Unknown.'),
+        el('p', { class: 'hint' }, view.error ? 'Unknown.' : 'No TSS defined. Create one with the tss CLI (CREATE TSS ...).'),
       );
     } else {
       list.replaceChildren(...view.tss.map(tssSection));
