@@ -95,6 +95,41 @@ class PipelineResultTest {
     assertEquals(PipelineResult.State.CANCELLED, result.getState());
   }
 
+  /** Sleeps ten minutes in its first element, and records being interrupted. */
+  static final class SleepsForMinutes extends DoFn<Long, Long> {
+    static final java.util.concurrent.CountDownLatch STARTED =
+        new java.util.concurrent.CountDownLatch(1);
+    static final java.util.concurrent.atomic.AtomicBoolean INTERRUPTED =
+        new java.util.concurrent.atomic.AtomicBoolean();
+
+    @ProcessElement
+    public void process(@Element Long x) throws InterruptedException {
+      STARTED.countDown();
+      try {
+        Thread.sleep(600_000);
+      } catch (InterruptedException e) {
+        INTERRUPTED.set(true);
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * A cancel interrupts a DoFn that sleeps (as Flink interrupts a cancelled task's thread), so the
+   * job stops and cancel() returns CANCELLED, instead of giving up after its wait with the thread
+   * still asleep.
+   */
+  @Test
+  void cancelInterruptsADoFnThatSleeps() throws Exception {
+    Pipeline p = pipeline(ArconRunner.class);
+    p.apply(GenerateSequence.from(0).withRate(10, org.joda.time.Duration.standardSeconds(1)))
+        .apply(ParDo.of(new SleepsForMinutes()));
+    PipelineResult result = p.run();
+    assertTrue(SleepsForMinutes.STARTED.await(60, java.util.concurrent.TimeUnit.SECONDS));
+    assertEquals(PipelineResult.State.CANCELLED, result.cancel());
+    assertTrue(SleepsForMinutes.INTERRUPTED.get(), "the sleeping DoFn was interrupted");
+  }
+
   /**
    * Counts the elements it sees, across the runner's threads (the DoFn is deserialized), slowly, so
    * that a cancel always lands inside a batch.

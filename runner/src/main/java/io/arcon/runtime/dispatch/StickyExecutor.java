@@ -249,6 +249,24 @@ public final class StickyExecutor extends AbstractExecutorService {
     return spareCount.get();
   }
 
+  /**
+   * Interrupts the threads that are running a task now (a node stuck in user code: a DoFn that
+   * sleeps or waits), as Flink interrupts a task's thread when it cancels the task. Returns how
+   * many it interrupted.
+   */
+  public int interruptBusyThreads() {
+    int interrupted = 0;
+    List<Worker> all = new ArrayList<>(List.of(workers));
+    all.addAll(spares);
+    for (Worker w : all) {
+      if (w.busySince != 0 && w.thread != null) {
+        w.thread.interrupt();
+        interrupted++;
+      }
+    }
+    return interrupted;
+  }
+
   /** How the threads have run so far. */
   public NodeThreadFigures figures() {
     return new NodeThreadFigures(

@@ -18,16 +18,22 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Starts a {@link JobGraph} on a private Pekko actor system: one node actor per vertex instance,
  * created downstream-first so every node is handed the refs of its receivers.
  */
 public final class JobExecutor {
+  private static final Logger LOG = LoggerFactory.getLogger(JobExecutor.class);
+
   private JobExecutor() {}
 
   public static JobMonitor start(String jobName, JobGraph graph, RuntimeConfig config) {
@@ -90,12 +96,48 @@ public final class JobExecutor {
           if (epochs != null) {
             epochs.stop();
           }
+          // A finished job's nodes all returned; a cancelled or failed one's may be in user code.
+          boolean nodesMayBeBusy = monitor.outcome().getNow(null) != JobMonitor.Outcome.DONE;
+          Optional<StickyExecutor> threads =
+              poolId == null || !nodesMayBeBusy ? Optional.empty() : NodeThreadPools.find(poolId);
           system.terminate();
+          threads.ifPresent(t -> interruptIfStillBusy(jobName, system, t));
           if (pool != null) {
             pool.forget();
           }
         });
     return monitor;
+  }
+
+  /**
+   * How long a node may go on in user code after its job ended before its thread is interrupted.
+   */
+  static final long STUCK_NODE_GRACE_MILLIS = 1_000;
+
+  /**
+   * Interrupts the node threads still in user code {@link #STUCK_NODE_GRACE_MILLIS} after the job
+   * ended (cancelled, or failed elsewhere): the actor system ends only when they return, and the
+   * job reports its cancel only then (a DoFn sleeping for minutes held a cancel for the attempt's
+   * whole 30 s shutdown wait, and its thread for longer).
+   */
+  private static void interruptIfStillBusy(
+      String jobName, ActorSystem system, StickyExecutor threads) {
+    CompletableFuture.delayedExecutor(STUCK_NODE_GRACE_MILLIS, TimeUnit.MILLISECONDS)
+        .execute(
+            () -> {
+              if (system.whenTerminated().isCompleted()) {
+                return;
+              }
+              int interrupted = threads.interruptBusyThreads();
+              if (interrupted > 0) {
+                LOG.warn(
+                    "{} node thread(s) of {} were still in user code {} ms after the job ended;"
+                        + " interrupted them (a DoFn that sleeps or waits)",
+                    interrupted,
+                    jobName,
+                    STUCK_NODE_GRACE_MILLIS);
+              }
+            });
   }
 
   /**
