@@ -123,51 +123,83 @@ public final class JobAttempts {
     if (job.isTerminated() || cancelRequested) {
       monitor.cancel(); // cancelled while the attempt was starting
     }
-    monitor.outcome().whenComplete((outcome, error) -> attemptEnded(attempt, monitor, outcome));
+    monitor.outcome().whenComplete((outcome, error) -> onAttemptEnded(attempt, monitor, outcome));
+  }
+
+  /**
+   * Handles an attempt's end without ever letting a throwable out: it would end up in the
+   * CompletableFuture that {@code whenComplete} returns, which nobody reads, while the attempt's
+   * runtime goes down anyway ({@link JobExecutor}'s end of job): no thread would be left to end the
+   * job, and {@code waitUntilFinish()} would wait for ever (it did, with no thread but {@code main}
+   * left, when the runner's jar was rewritten in place under a running job by {@code mvn install}
+   * and this class's enum switch, first loaded at the attempt's end, failed to load). The job fails
+   * with that throwable instead, once the attempt's runtime is down.
+   */
+  private void onAttemptEnded(int attempt, JobMonitor monitor, JobMonitor.Outcome outcome) {
+    try {
+      attemptEnded(attempt, monitor, outcome);
+    } catch (Throwable t) {
+      Throwable attemptFailure = monitor.failure();
+      if (attemptFailure != null && attemptFailure != t) {
+        t.addSuppressed(attemptFailure);
+      }
+      try {
+        afterShutdown(monitor, () -> job.nodeFailed(t));
+      } catch (Throwable again) {
+        job.nodeFailed(t);
+      }
+      try {
+        LOG.error(
+            "The end of attempt {} of {} could not be handled; the job fails", attempt, jobName, t);
+      } catch (Throwable ignored) {
+        // The job's end is decided above; a failure that cannot even be logged must not undo it.
+      }
+    }
   }
 
   private void attemptEnded(int attempt, JobMonitor monitor, JobMonitor.Outcome outcome) {
-    switch (outcome) {
-      case DONE -> afterShutdown(monitor, job::nodeFinished);
-      case CANCELLED -> afterShutdown(monitor, job::cancelled);
-      case FAILED -> {
-        if (cancelRequested) {
-          afterShutdown(monitor, job::cancelled); // failed while being cancelled
-          return;
-        }
-        // A checkpoint this pipeline can never restore fails every retry the same way.
-        if (job.isTerminated()
-            || attempt >= retries
-            || IncompatibleCheckpointException.isBehind(monitor.failure())) {
-          afterShutdown(monitor, () -> job.nodeFailed(monitor.failure()));
-          return;
-        }
-        LOG.warn(
-            "Attempt {} of {} failed; restarting in {} ms ({} of {} restarts)",
-            attempt,
-            jobName,
-            retryDelayMillis,
-            attempt + 1,
-            retries,
-            monitor.failure());
-        delays.schedule(
-            () -> {
-              // The failed attempt's nodes must be closed (their state engines released) first.
-              monitor.awaitShutdown(30_000);
-              if (job.isTerminated() || cancelRequested) {
-                return;
-              }
-              try {
-                startAttempt(attempt + 1, restores.forAttempt(attempt + 1));
-              } catch (RuntimeException | Error e) {
-                e.addSuppressed(monitor.failure());
-                job.nodeFailed(e);
-              }
-            },
-            retryDelayMillis,
-            TimeUnit.MILLISECONDS);
-      }
+    // Not a switch: a switch on an enum compiles to a synthetic class (JobAttempts$1) that is first
+    // loaded here, at the end of the first attempt, when the classes on disk may no longer be the
+    // ones the job started with.
+    if (outcome == JobMonitor.Outcome.DONE) {
+      afterShutdown(monitor, job::nodeFinished);
+      return;
     }
+    if (outcome == JobMonitor.Outcome.CANCELLED || cancelRequested) {
+      afterShutdown(monitor, job::cancelled); // or failed while being cancelled
+      return;
+    }
+    // A checkpoint this pipeline can never restore fails every retry the same way.
+    if (job.isTerminated()
+        || attempt >= retries
+        || IncompatibleCheckpointException.isBehind(monitor.failure())) {
+      afterShutdown(monitor, () -> job.nodeFailed(monitor.failure()));
+      return;
+    }
+    LOG.warn(
+        "Attempt {} of {} failed; restarting in {} ms ({} of {} restarts)",
+        attempt,
+        jobName,
+        retryDelayMillis,
+        attempt + 1,
+        retries,
+        monitor.failure());
+    delays.schedule(
+        () -> {
+          // The failed attempt's nodes must be closed (their state engines released) first.
+          monitor.awaitShutdown(30_000);
+          if (job.isTerminated() || cancelRequested) {
+            return;
+          }
+          try {
+            startAttempt(attempt + 1, restores.forAttempt(attempt + 1));
+          } catch (RuntimeException | Error e) {
+            e.addSuppressed(monitor.failure());
+            job.nodeFailed(e);
+          }
+        },
+        retryDelayMillis,
+        TimeUnit.MILLISECONDS);
   }
 
   /**
