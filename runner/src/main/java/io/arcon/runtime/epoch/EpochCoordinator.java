@@ -287,6 +287,10 @@ public final class EpochCoordinator implements EpochParticipation {
     PendingCheckpoint checkpoint = store.begin(epoch);
     pendingCheckpoints.put(epoch, checkpoint);
     inFlight = new InFlight(epoch, checkpoint, now, awaiting);
+    // Every epoch records every instance that has ended, not only those that end while it is in
+    // flight: a restore from a later epoch would otherwise take a source that finished in an
+    // earlier one for a new one and read its whole input again.
+    inFlight.finishedBeforeCut.addAll(finished);
     lastTriggerMillis = now;
     lastEpoch = epoch;
     for (Vertex v : graph.vertices()) {
