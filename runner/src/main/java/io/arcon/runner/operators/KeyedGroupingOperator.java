@@ -113,6 +113,12 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
         new Instant(context.currentProcessingTime()),
         new Instant(context.currentSynchronizedProcessingTime()));
     fireDue(() -> keyed.pollEventTimer(watermark));
+    // The output watermark as of this advance (the timers above fired under the previous one), as
+    // Flink's DoFnOperator keeps it: panes of windows that end before it are LATE, and late data
+    // gets no hold below it (runners-core's PaneInfoTracker and WatermarkHold). Unknown (null)
+    // until
+    // the first advance.
+    keyed.setOutputWatermark(Math.min(inputWatermark, outputWatermarkHold()));
   }
 
   @Override

@@ -186,6 +186,11 @@ public final class KeyedStateContext<K> implements AutoCloseable {
     timerInternals.setSynchronizedProcessingTime(synchronizedTime);
   }
 
+  /** The operator's output watermark (epoch millis), as runners-core's reduce logic reads it. */
+  void setOutputWatermark(long outputWatermark) {
+    timerInternals.setOutputWatermark(Watermarks.toInstant(outputWatermark));
+  }
+
   void setSynchronizedProcessingTime(long synchronizedMillis) {
     timerInternals.setSynchronizedProcessingTime(new Instant(synchronizedMillis));
   }

@@ -866,7 +866,13 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     if (empty && !fireAlwaysOnClose && !fireAlwaysOnTime) {
       return;
     }
-    PaneInfo paneInfo = nextPane(pane.lastPane, window.maxTimestamp(), inputWatermark, finished);
+    PaneInfo paneInfo =
+        nextPane(
+            pane.lastPane,
+            window.maxTimestamp(),
+            inputWatermark,
+            timers.currentOutputWatermarkTime(),
+            finished);
     boolean emitPane =
         !empty
             || (paneInfo.getTiming() == Timing.ON_TIME && fireAlwaysOnTime)
@@ -877,15 +883,23 @@ final class WatermarkTriggerGroupByKeyOperator<K, InT, OutT>
     }
   }
 
-  /** PaneInfoTracker.describePane, with no output watermark (runners-core's when unknown). */
+  /**
+   * PaneInfoTracker.describePane: LATE once the output watermark (null while unknown) passed the
+   * window or a non-early pane fired, EARLY before the input watermark passes it, else ON_TIME.
+   */
   private static PaneInfo nextPane(
-      PaneInfo previous, Instant windowMaxTimestamp, Instant inputWatermark, boolean last) {
+      PaneInfo previous,
+      Instant windowMaxTimestamp,
+      Instant inputWatermark,
+      Instant outputWatermark,
+      boolean last) {
     boolean first = previous == null;
     long index = first ? 0 : previous.getIndex() + 1;
     long nonSpeculativeIndex = first ? 0 : previous.getNonSpeculativeIndex() + 1;
     boolean onlyEarlySoFar = first || previous.getTiming() == Timing.EARLY;
+    boolean lateForOutput = outputWatermark != null && windowMaxTimestamp.isBefore(outputWatermark);
     Timing timing;
-    if (!onlyEarlySoFar) {
+    if (lateForOutput || !onlyEarlySoFar) {
       timing = Timing.LATE;
     } else if (!inputWatermark.isAfter(windowMaxTimestamp)) {
       timing = Timing.EARLY;
