@@ -61,6 +61,11 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
     inputWatermark = keyed.restoredInputWatermark();
     outputCount = spec.metrics().outputElementCounts(1);
     openGrouping();
+    if (inputWatermark != Long.MIN_VALUE) {
+      // Restored: the output watermark as the snapshot's input watermark and the restored holds
+      // make it, as it was when the snapshot was taken.
+      keyed.setOutputWatermark(Math.min(inputWatermark, outputWatermarkHold()));
+    }
   }
 
   /** Builds what the subclass needs once {@link #keyed} is open. */
