@@ -62,9 +62,8 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
     outputCount = spec.metrics().outputElementCounts(1);
     openGrouping();
     if (inputWatermark != Long.MIN_VALUE) {
-      // Restored: the output watermark as the snapshot's input watermark and the restored holds
-      // make it, as it was when the snapshot was taken.
-      keyed.setOutputWatermark(Math.min(inputWatermark, outputWatermarkHold()));
+      // Restored: as it was when the snapshot was taken.
+      updateOutputWatermark();
     }
   }
 
@@ -118,11 +117,17 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
         new Instant(context.currentProcessingTime()),
         new Instant(context.currentSynchronizedProcessingTime()));
     fireDue(() -> keyed.pollEventTimer(watermark));
-    // The output watermark as of this advance (the timers above fired under the previous one), as
-    // Flink's DoFnOperator keeps it: panes of windows that end before it are LATE, and late data
-    // gets no hold below it (runners-core's PaneInfoTracker and WatermarkHold). Unknown (null)
-    // until
-    // the first advance.
+    // The timers above fired under the previous output watermark.
+    updateOutputWatermark();
+  }
+
+  /**
+   * Sets the output watermark runners-core's reduce logic reads to the input watermark or the
+   * holds, as Flink's DoFnOperator keeps it: panes of windows that end before it are LATE, and late
+   * data gets no hold below it (PaneInfoTracker, WatermarkHold). Unknown (null) until the first
+   * advance or a restore.
+   */
+  private void updateOutputWatermark() {
     keyed.setOutputWatermark(Math.min(inputWatermark, outputWatermarkHold()));
   }
 
