@@ -1,5 +1,6 @@
 package io.arcon.benchmarks;
 
+import java.util.function.Consumer;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 
@@ -11,8 +12,18 @@ public record TimedPipelineRun(double seconds, PipelineResult result) {
 
   /** Runs {@code pipeline} to completion; fails unless it ends {@code DONE}. */
   public static TimedPipelineRun of(Pipeline pipeline, String label) {
+    return of(pipeline, label, started -> {});
+  }
+
+  /**
+   * Runs {@code pipeline} to completion, handing its result to {@code whileRunning} on this thread
+   * once it has started (that time counts); fails unless the pipeline ends {@code DONE}.
+   */
+  public static TimedPipelineRun of(
+      Pipeline pipeline, String label, Consumer<PipelineResult> whileRunning) {
     long start = System.nanoTime();
     PipelineResult result = pipeline.run();
+    whileRunning.accept(result);
     PipelineResult.State state = result.waitUntilFinish();
     double seconds = (System.nanoTime() - start) / 1e9;
     if (state != PipelineResult.State.DONE) {

@@ -1,5 +1,6 @@
 package io.arcon.benchmarks.nexmark;
 
+import io.arcon.benchmarks.SteadyStateRate;
 import io.arcon.benchmarks.nexmark.run.Latency;
 import io.arcon.benchmarks.nexmark.run.RunnerKind;
 import java.util.ArrayList;
@@ -11,6 +12,10 @@ final class Measurement {
   final RunnerKind runner;
   final long events;
   final List<Double> rates = new ArrayList<>();
+
+  /** Steady-state rates ({@link SteadyStateRate}), one per round, NaN for a pair without one. */
+  final List<Double> steadyRates = new ArrayList<>();
+
   final List<Latency.Summary> latencies = new ArrayList<>();
   String failure;
 
@@ -30,6 +35,16 @@ final class Measurement {
 
   double mean() {
     return rates.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+  }
+
+  /** The best steady-state rate, NaN if no round gave one. */
+  double steadyBest() {
+    return SteadyStateRate.best(steadyRates);
+  }
+
+  /** The mean steady-state rate over the rounds that gave one, NaN if none did. */
+  double steadyMean() {
+    return SteadyStateRate.mean(steadyRates);
   }
 
   /** The median over runs of each run's p50 latency (ms), or NaN without latencies. */

@@ -1,6 +1,7 @@
 package io.arcon.benchmarks.nexmark;
 
 import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.SteadyStateRate;
 import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.benchmarks.nexmark.generator.GeneratorConfig;
 import io.arcon.benchmarks.nexmark.query.Queries;
@@ -24,7 +25,10 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  * every query, each runner's warm-up run, then {@code --runs} rounds in which every runner runs the
  * query once (rounds, so that a slow phase of the shared machine hits every runner alike). Every
  * run is verified by its output digest against the other runners' before its throughput counts; a
- * run that fails is reported as failing with its error, and the command then exits 1.
+ * run that fails is reported as failing with its error, and the command then exits 1. In batch mode
+ * each measured run is preceded by a short run of a quarter of its events, which gives the
+ * steady-state rate without start and stop costs ({@link SteadyStateRate}; {@code
+ * --steadyState=false} skips it).
  *
  * <pre>
  * mvn -q -o -pl benchmarks -am compile exec:exec \
@@ -56,7 +60,8 @@ public final class NexmarkBenchmark {
             plan.rounds,
             plan.queries,
             measurements,
-            check.failures());
+            check.failures(),
+            plan.steadyState);
     System.out.print(report);
     Path results = Path.of(options.getResultsFile());
     ResultsFile.write(results, report);
@@ -81,8 +86,26 @@ public final class NexmarkBenchmark {
     }
     for (int round = 1; round <= plan.rounds; round++) {
       for (Measurement m : measurements) {
+        long shortEvents = SteadyStateRate.shortElements(m.events);
+        QueryRun shortRun =
+            plan.steadyState
+                ? runOnce(
+                    m,
+                    plan.settings.withEvents(shortEvents),
+                    args,
+                    check,
+                    "round " + round + " (short)")
+                : null;
         QueryRun run =
             runOnce(m, plan.settings.withEvents(m.events), args, check, "round " + round);
+        if (run != null && shortRun != null) {
+          double steady =
+              SteadyStateRate.of(shortEvents, shortRun.seconds(), m.events, run.seconds());
+          m.steadyRates.add(steady);
+          log(
+              "Q%d %s round %d: steady state %,.0f events/s",
+              m.query, m.runner.label, round, steady);
+        }
         if (run != null) {
           m.rates.add(m.events / run.seconds());
           if (run.latency() != null) {
@@ -157,19 +180,26 @@ public final class NexmarkBenchmark {
     final long warmupEvents;
     final int rounds;
 
+    /**
+     * Whether each measured run is paired with a short one (batch mode only: streaming is paced).
+     */
+    final boolean steadyState;
+
     private Plan(
         RunSettings settings,
         List<Integer> queries,
         List<RunnerKind> runners,
         long directEvents,
         long warmupEvents,
-        int rounds) {
+        int rounds,
+        boolean steadyState) {
       this.settings = settings;
       this.queries = queries;
       this.runners = runners;
       this.directEvents = directEvents;
       this.warmupEvents = warmupEvents;
       this.rounds = rounds;
+      this.steadyState = steadyState;
     }
 
     static Plan of(NexmarkOptions options, String[] args) {
@@ -208,7 +238,8 @@ public final class NexmarkBenchmark {
           RunnerKind.parseList(options.getRunners()),
           options.getDirectEvents() == 0 ? options.getEvents() : options.getDirectEvents(),
           options.getWarmupEvents(),
-          options.getRuns());
+          options.getRuns(),
+          options.getSteadyState() && mode == Mode.BATCH);
     }
 
     /** ArconRunner's --parallelism defaults to every core; the benchmark's default is 2. */

@@ -7,6 +7,7 @@ import io.arcon.benchmarks.nexmark.run.RunnerKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 /** The benchmark's report: throughput (and latency) per query and runner, ratios, verification. */
 final class NexmarkReport {
@@ -14,6 +15,8 @@ final class NexmarkReport {
 
   /**
    * @param directEvents events of DirectRunner's measured runs, 0 if it did not run
+   * @param steadyState whether each measured run was paired with a short one, whose steady-state
+   *     rates get a table and ratios of their own
    */
   static String render(
       RunSettings settings,
@@ -22,7 +25,8 @@ final class NexmarkReport {
       int rounds,
       List<Integer> queries,
       List<Measurement> measurements,
-      List<String> verificationFailures) {
+      List<String> verificationFailures,
+      boolean steadyState) {
     StringBuilder out = new StringBuilder();
     boolean streaming = settings.mode() == Mode.STREAMING;
     out.append(
@@ -78,8 +82,13 @@ final class NexmarkReport {
               m.mean(),
               latency));
     }
-    appendRatios(out, queries, measurements, RunnerKind.FLINK);
-    appendRatios(out, queries, measurements, RunnerKind.DIRECT);
+    appendRatios(
+        out, queries, measurements, RunnerKind.FLINK, "", Measurement::best, Measurement::mean);
+    appendRatios(
+        out, queries, measurements, RunnerKind.DIRECT, "", Measurement::best, Measurement::mean);
+    if (steadyState) {
+      appendSteadyState(out, queries, measurements);
+    }
     out.append(
         "Q12 is not compared record by record: its windows close in processing time, so which"
             + " bids share a window depends on how fast each runner runs; its runs are checked by"
@@ -96,12 +105,74 @@ final class NexmarkReport {
     return out.toString();
   }
 
-  /** ArconRunner's throughput over {@code baseline}'s per query, and their geometric means. */
+  /**
+   * The steady-state rates (each measured run against the short run before it, start and stop left
+   * out), per query and runner, and ArconRunner's ratios on them.
+   */
+  private static void appendSteadyState(
+      StringBuilder out, List<Integer> queries, List<Measurement> measurements) {
+    out.append(
+        "steady state: each measured run was preceded by a run of a quarter of its events;"
+            + " steady events/s = (events - events/4) / (measured s - short s), which leaves out"
+            + " what starting and stopping cost (a local Flink MiniCluster about 0.9 s here);"
+            + " n/a where no round's long run took longer than its short run\n");
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "%-5s %-52s %14s %14s%n",
+            "query",
+            "runner",
+            "steady best",
+            "steady mean"));
+    for (Measurement m : measurements) {
+      if (!m.ok()) {
+        continue;
+      }
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%-5s %-52s %14s %14s%n",
+              "Q" + m.query,
+              m.runner.label,
+              rate(m.steadyBest()),
+              rate(m.steadyMean())));
+    }
+    appendRatios(
+        out,
+        queries,
+        measurements,
+        RunnerKind.FLINK,
+        "steady-state ",
+        Measurement::steadyBest,
+        Measurement::steadyMean);
+    appendRatios(
+        out,
+        queries,
+        measurements,
+        RunnerKind.DIRECT,
+        "steady-state ",
+        Measurement::steadyBest,
+        Measurement::steadyMean);
+  }
+
+  private static String rate(double eventsPerSecond) {
+    return Double.isNaN(eventsPerSecond)
+        ? "n/a"
+        : String.format(Locale.ROOT, "%,.0f", eventsPerSecond);
+  }
+
+  /**
+   * ArconRunner's throughput over {@code baseline}'s per query, and their geometric means over the
+   * queries where both have a rate.
+   */
   private static void appendRatios(
       StringBuilder out,
       List<Integer> queries,
       List<Measurement> measurements,
-      RunnerKind baseline) {
+      RunnerKind baseline,
+      String kind,
+      ToDoubleFunction<Measurement> bestOf,
+      ToDoubleFunction<Measurement> meanOf) {
     List<double[]> ratios = new ArrayList<>();
     StringBuilder rows = new StringBuilder();
     for (int q : queries) {
@@ -114,8 +185,12 @@ final class NexmarkReport {
         rows.append(String.format(Locale.ROOT, "  Q%-3d %s%n", q, "n/a (a run failed)"));
         continue;
       }
-      double best = arcon.best() / other.best();
-      double mean = arcon.mean() / other.mean();
+      double best = bestOf.applyAsDouble(arcon) / bestOf.applyAsDouble(other);
+      double mean = meanOf.applyAsDouble(arcon) / meanOf.applyAsDouble(other);
+      if (Double.isNaN(best) || Double.isNaN(mean)) {
+        rows.append(String.format(Locale.ROOT, "  Q%-3d %s%n", q, "n/a (no steady-state rate)"));
+        continue;
+      }
       ratios.add(new double[] {best, mean});
       rows.append(String.format(Locale.ROOT, "  Q%-3d %8.2fx %8.2fx%n", q, best, mean));
     }
@@ -124,7 +199,10 @@ final class NexmarkReport {
     }
     out.append(
         String.format(
-            Locale.ROOT, "ratio ArconRunner / %s (events/s, best and mean):%n", baseline.label));
+            Locale.ROOT,
+            "%sratio ArconRunner / %s (events/s, best and mean):%n",
+            kind,
+            baseline.label));
     out.append(rows);
     if (!ratios.isEmpty()) {
       out.append(

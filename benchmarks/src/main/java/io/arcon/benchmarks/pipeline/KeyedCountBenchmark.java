@@ -3,6 +3,7 @@ package io.arcon.benchmarks.pipeline;
 import io.arcon.benchmarks.ConfigurationList;
 import io.arcon.benchmarks.CountCheck;
 import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.SteadyStateRate;
 import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconRunner;
@@ -29,8 +30,11 @@ import org.apache.flink.api.common.RuntimeExecutionMode;
  *
  * <p>Each configuration first runs a smaller warm-up (JIT, class loading), then {@code --runs}
  * measured runs; a run's time is from {@code run()} to the end of {@code waitUntilFinish()}, so it
- * includes the runner's start and shutdown, as a user sees it. Every run is verified from its
- * counters before its time is reported.
+ * includes the runner's start and shutdown, as a user sees it. With {@code --steadyState} (the
+ * default) each measured run is preceded by a short run of a quarter of its elements, and the
+ * elements beyond it over the extra time give the steady-state rate, without the start and stop
+ * costs ({@link SteadyStateRate}). Every run is verified from its counters before its time is
+ * reported.
  */
 public final class KeyedCountBenchmark {
 
@@ -61,6 +65,15 @@ public final class KeyedCountBenchmark {
     int getRuns();
 
     void setRuns(int value);
+
+    @Description(
+        "Also measure the steady-state rate: each measured run is preceded by a run of a quarter"
+            + " of --elements, and the elements beyond it over the extra time are the rate without"
+            + " start and stop costs")
+    @Default.Boolean(true)
+    boolean getSteadyState();
+
+    void setSteadyState(boolean value);
 
     @Description(
         "Comma-separated configurations to measure: arcon, direct, direct-unchecked, flink,"
@@ -109,11 +122,25 @@ public final class KeyedCountBenchmark {
             configuration.label, TimedPipelineRun.usedHeapAfterGcMb());
       }
       List<Double> rates = new ArrayList<>();
+      List<Double> steadyRates = new ArrayList<>();
+      long shortElements = SteadyStateRate.shortElements(options.getElements());
       for (int run = 1; run <= options.getRuns(); run++) {
+        double shortSeconds =
+            options.getSteadyState()
+                ? runOnce(configuration, args, shortElements, options.getKeys()).seconds()
+                : Double.NaN;
         double seconds =
             runOnce(configuration, args, options.getElements(), options.getKeys()).seconds();
         double rate = options.getElements() / seconds;
         rates.add(rate);
+        if (options.getSteadyState()) {
+          double steady =
+              SteadyStateRate.of(shortElements, shortSeconds, options.getElements(), seconds);
+          steadyRates.add(steady);
+          log(
+              "%s: run %d: steady state %,.0f elements/s (short run: %,d elements in %.2f s)",
+              configuration.label, run, steady, shortElements, shortSeconds);
+        }
         log(
             "%s: run %d: %,d elements in %.2f s = %,.0f elements/s; heap after GC %,d MB",
             configuration.label,
@@ -123,7 +150,7 @@ public final class KeyedCountBenchmark {
             rate,
             TimedPipelineRun.usedHeapAfterGcMb());
       }
-      measurements.add(new Measurement(configuration, rates));
+      measurements.add(new Measurement(configuration, rates, steadyRates));
     }
 
     String report = report(options, measurements);
@@ -186,12 +213,36 @@ public final class KeyedCountBenchmark {
             options.getParallelism(),
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.version")));
+    boolean steady = measurements.stream().anyMatch(m -> !m.steadyRates().isEmpty());
+    if (steady) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "steady state: each measured run was preceded by one of %,d elements; steady el/s ="
+                  + " (%,d - %,d) / (measured s - short s), start and stop costs left out%n",
+              SteadyStateRate.shortElements(options.getElements()),
+              options.getElements(),
+              SteadyStateRate.shortElements(options.getElements())));
+    }
     out.append(
-        String.format(Locale.ROOT, "%-45s %18s %18s%n", "configuration", "best el/s", "mean el/s"));
+        String.format(
+            Locale.ROOT,
+            "%-45s %18s %18s%s%n",
+            "configuration",
+            "best el/s",
+            "mean el/s",
+            steady ? String.format(Locale.ROOT, " %18s %18s", "steady best", "steady mean") : ""));
     for (Measurement m : measurements) {
       out.append(
           String.format(
-              Locale.ROOT, "%-45s %,18.0f %,18.0f%n", m.configuration.label, m.best(), m.mean()));
+              Locale.ROOT,
+              "%-45s %,18.0f %,18.0f%s%n",
+              m.configuration.label,
+              m.best(),
+              m.mean(),
+              steady
+                  ? String.format(Locale.ROOT, " %,18.0f %,18.0f", m.steadyBest(), m.steadyMean())
+                  : ""));
     }
     Measurement arcon = find(measurements, Configuration.ARCON);
     for (Measurement baseline : measurements) {
@@ -203,6 +254,15 @@ public final class KeyedCountBenchmark {
                 baseline.configuration.label,
                 arcon.best() / baseline.best(),
                 arcon.mean() / baseline.mean()));
+        if (steady) {
+          out.append(
+              String.format(
+                  Locale.ROOT,
+                  "steady-state ratio ArconRunner / %s: %.2fx (best), %.2fx (mean)%n",
+                  baseline.configuration.label,
+                  arcon.steadyBest() / baseline.steadyBest(),
+                  arcon.steadyMean() / baseline.steadyMean()));
+        }
       }
     }
     return out.toString();
@@ -271,8 +331,23 @@ public final class KeyedCountBenchmark {
     }
   }
 
-  /** Throughputs of one configuration's measured runs. */
-  record Measurement(Configuration configuration, List<Double> rates) {
+  /**
+   * Throughputs of one configuration's measured runs, and their steady-state rates (empty when not
+   * measured; NaN for a run that gave none).
+   */
+  record Measurement(Configuration configuration, List<Double> rates, List<Double> steadyRates) {
+    Measurement(Configuration configuration, List<Double> rates) {
+      this(configuration, rates, List.of());
+    }
+
+    double steadyBest() {
+      return SteadyStateRate.best(steadyRates);
+    }
+
+    double steadyMean() {
+      return SteadyStateRate.mean(steadyRates);
+    }
+
     double best() {
       return rates.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
     }

@@ -2,6 +2,7 @@ package io.arcon.benchmarks.pipeline;
 
 import io.arcon.benchmarks.ConfigurationList;
 import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.SteadyStateRate;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.state.rocksdb.RocksDbOptions;
 import java.io.File;
@@ -35,7 +36,11 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  * no configuration inherits another's heap, JIT or threads, and Flink's RocksDB backend can bring
  * its own {@code org.rocksdb} classes (frocksdbjni, copied to {@code target/flink-rocksdb} by the
  * build) in place of our rocksdbjni. Runs go in rounds over all configurations, so a drift of the
- * machine touches all alike. Reports best and mean elements/s and ArconRunner ÷ Flink per backend.
+ * machine touches all alike. Reports best and mean elements/s and ArconRunner ÷ Flink per backend,
+ * for whole runs (start and stop included) and, with {@code --steadyState} (the default), in steady
+ * state: each child also runs a quarter of the elements before its measured run, and the rate of
+ * the elements beyond that short run leaves out what starting and stopping cost ({@link
+ * SteadyStateRate}; a Flink MiniCluster's start is about 0.9 s here).
  */
 public final class PerElementStateBenchmark {
 
@@ -66,6 +71,15 @@ public final class PerElementStateBenchmark {
     int getRuns();
 
     void setRuns(int value);
+
+    @Description(
+        "Also measure the steady-state rate: each child runs a quarter of --elements before its"
+            + " measured run, and the elements beyond it over the extra time are the rate without"
+            + " start and stop costs")
+    @Default.Boolean(true)
+    boolean getSteadyState();
+
+    void setSteadyState(boolean value);
 
     @Description(
         "Comma-separated configurations: arcon-heap, flink-heap, arcon-rocksdb, flink-rocksdb,"
@@ -131,32 +145,57 @@ public final class PerElementStateBenchmark {
           "--configurations is empty; use a comma-separated subset of " + Configuration.allNames());
     }
     List<Long> keyCounts = parseKeys(options.getKeys());
+    long shortElements =
+        options.getSteadyState() ? SteadyStateRate.shortElements(options.getElements()) : 0;
     Map<String, List<Double>> rates = new LinkedHashMap<>();
+    Map<String, List<Double>> steadyRates = new LinkedHashMap<>();
     for (long keys : keyCounts) {
       for (Configuration c : configurations) {
         rates.put(cell(c, keys), new ArrayList<>());
+        steadyRates.put(cell(c, keys), new ArrayList<>());
       }
     }
     for (int round = 1; round <= options.getRuns(); round++) {
       for (long keys : keyCounts) {
         for (Configuration c : configurations) {
-          double seconds = runChild(options, c, keys);
-          double rate = options.getElements() / seconds;
+          ChildTimes times = runChild(options, c, keys, shortElements);
+          double rate = options.getElements() / times.seconds;
           rates.get(cell(c, keys)).add(rate);
           log(
               "round %d: %s, %,d keys: %,d elements in %.2f s = %,.0f el/s",
-              round, c.label, keys, options.getElements(), seconds, rate);
+              round, c.label, keys, options.getElements(), times.seconds, rate);
+          if (shortElements > 0) {
+            double steady =
+                SteadyStateRate.of(
+                    shortElements, times.shortSeconds, options.getElements(), times.seconds);
+            steadyRates.get(cell(c, keys)).add(steady);
+            log(
+                "round %d: %s, %,d keys: steady state %,.0f el/s (short run: %,d elements in %.2f"
+                    + " s)",
+                round, c.label, keys, steady, shortElements, times.shortSeconds);
+          }
         }
       }
     }
-    return report(options, configurations, keyCounts, rates);
+    return report(
+        options,
+        configurations,
+        keyCounts,
+        rates,
+        shortElements > 0 ? steadyRates : null,
+        shortElements);
   }
+
+  /** A child's measured run and, when one ran, its short run, in seconds. */
+  private record ChildTimes(double seconds, double shortSeconds) {}
 
   private static String report(
       Options options,
       List<Configuration> configurations,
       List<Long> keyCounts,
-      Map<String, List<Double>> rates) {
+      Map<String, List<Double>> rates,
+      Map<String, List<Double>> steadyRates,
+      long shortElements) {
     StringBuilder out = new StringBuilder();
     out.append(
         String.format(
@@ -171,20 +210,45 @@ public final class PerElementStateBenchmark {
             flinkManagedMemory(options),
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.version")));
+    if (steadyRates != null) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "steady state: each child also ran %,d elements before its measured run; steady el/s"
+                  + " = (%,d - %,d) / (measured s - short s), start and stop costs left out%n",
+              shortElements,
+              options.getElements(),
+              shortElements));
+    }
     out.append(
         String.format(
             Locale.ROOT,
-            "%-40s %10s %14s %14s%n",
+            "%-40s %10s %14s %14s%s%n",
             "configuration",
             "keys",
             "best el/s",
-            "mean el/s"));
+            "mean el/s",
+            steadyRates == null
+                ? ""
+                : String.format(Locale.ROOT, " %16s %16s", "steady best", "steady mean")));
     for (long keys : keyCounts) {
       for (Configuration c : configurations) {
         List<Double> r = rates.get(cell(c, keys));
         out.append(
             String.format(
-                Locale.ROOT, "%-40s %,10d %,14.0f %,14.0f%n", c.label, keys, best(r), mean(r)));
+                Locale.ROOT,
+                "%-40s %,10d %,14.0f %,14.0f%s%n",
+                c.label,
+                keys,
+                best(r),
+                mean(r),
+                steadyRates == null
+                    ? ""
+                    : String.format(
+                        Locale.ROOT,
+                        " %,16.0f %,16.0f",
+                        SteadyStateRate.best(steadyRates.get(cell(c, keys))),
+                        SteadyStateRate.mean(steadyRates.get(cell(c, keys))))));
       }
     }
     for (long keys : keyCounts) {
@@ -193,24 +257,43 @@ public final class PerElementStateBenchmark {
         if (flink == null || !configurations.contains(flink)) {
           continue;
         }
-        List<Double> a = rates.get(cell(arcon, keys));
-        List<Double> f = rates.get(cell(flink, keys));
-        out.append(
-            String.format(
-                Locale.ROOT,
-                "ratio %s / %s, %,d keys: %.2fx (best), %.2fx (mean)%n",
-                arcon.name,
-                flink.name,
-                keys,
-                best(a) / best(f),
-                mean(a) / mean(f)));
+        appendRatio(out, "", arcon, flink, keys, rates);
+        if (steadyRates != null) {
+          appendRatio(out, "steady-state ", arcon, flink, keys, steadyRates);
+        }
       }
     }
     return out.toString();
   }
 
-  /** Starts one child JVM for {@code configuration} and returns its measured run's seconds. */
-  private static double runChild(Options options, Configuration configuration, long keys)
+  /** One line of ArconRunner's best and mean rate over Flink's at {@code keys}. */
+  private static void appendRatio(
+      StringBuilder out,
+      String kind,
+      Configuration arcon,
+      Configuration flink,
+      long keys,
+      Map<String, List<Double>> rates) {
+    List<Double> a = rates.get(cell(arcon, keys));
+    List<Double> f = rates.get(cell(flink, keys));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "%sratio %s / %s, %,d keys: %.2fx (best), %.2fx (mean)%n",
+            kind,
+            arcon.name,
+            flink.name,
+            keys,
+            SteadyStateRate.best(a) / SteadyStateRate.best(f),
+            SteadyStateRate.mean(a) / SteadyStateRate.mean(f)));
+  }
+
+  /**
+   * Starts one child JVM for {@code configuration} and returns its measured run's seconds and, with
+   * {@code shortElements} &gt; 0, its short run's.
+   */
+  private static ChildTimes runChild(
+      Options options, Configuration configuration, long keys, long shortElements)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -228,6 +311,7 @@ public final class PerElementStateBenchmark {
     command.add(Long.toString(options.getWarmupElements()));
     command.add(Integer.toString(options.getParallelism()));
     command.add(flinkManagedMemory(options));
+    command.add(Long.toString(shortElements));
     Path log = Files.createTempFile("per-element-" + configuration.name, ".log");
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -237,10 +321,14 @@ public final class PerElementStateBenchmark {
           configuration.label + " did not finish within 30 minutes; its log: " + log);
     }
     String output = Files.readString(log, StandardCharsets.UTF_8);
+    double shortSeconds = Double.NaN;
     for (String line : output.split("\n")) {
-      if (line.startsWith(PerElementStateRun.RESULT + " ")) {
+      if (line.startsWith(PerElementStateRun.SHORT_RESULT + " ")) {
+        shortSeconds = secondsOf(line, PerElementStateRun.SHORT_RESULT);
+      } else if (line.startsWith(PerElementStateRun.RESULT + " ")
+          && (shortElements == 0 || !Double.isNaN(shortSeconds))) {
         Files.deleteIfExists(log);
-        return Double.parseDouble(line.substring(PerElementStateRun.RESULT.length() + 1).trim());
+        return new ChildTimes(secondsOf(line, PerElementStateRun.RESULT), shortSeconds);
       }
     }
     throw new IllegalStateException(
@@ -251,6 +339,10 @@ public final class PerElementStateBenchmark {
             + log
             + "):\n"
             + output);
+  }
+
+  private static double secondsOf(String line, String prefix) {
+    return Double.parseDouble(line.substring(prefix.length() + 1).trim());
   }
 
   /**

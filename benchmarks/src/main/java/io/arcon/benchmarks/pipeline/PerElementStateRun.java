@@ -10,23 +10,27 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 
 /**
- * One configuration of {@link PerElementStateBenchmark} in a JVM of its own: a warm-up run, then
- * one measured run, each verified from its counters; prints the measured run as {@value #RESULT}
- * {@code seconds} for the benchmark to read.
+ * One configuration of {@link PerElementStateBenchmark} in a JVM of its own: a warm-up run, a short
+ * run of {@code shortElements} (when positive), then one measured run, each verified from its
+ * counters; prints the short run as {@value #SHORT_RESULT} {@code seconds} and the measured run as
+ * {@value #RESULT} {@code seconds} for the benchmark to read (the pair gives the steady-state rate,
+ * {@link io.arcon.benchmarks.SteadyStateRate}).
  *
  * <p>{@code PerElementStateRun <configuration> <keys> <elements> <warmupElements> <parallelism>
- * <flinkManagedMemory>} (the last a size such as {@code 640m}, or {@code default})
+ * <flinkManagedMemory> [<shortElements>]} (the flink memory a size such as {@code 640m}, or {@code
+ * default}; no short run without the last argument)
  */
 final class PerElementStateRun {
   static final String RESULT = "PER-ELEMENT-RESULT";
+  static final String SHORT_RESULT = "PER-ELEMENT-SHORT-RESULT";
 
   private PerElementStateRun() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 6) {
+    if (args.length != 6 && args.length != 7) {
       throw new IllegalArgumentException(
           "usage: PerElementStateRun <configuration> <keys> <elements> <warmupElements>"
-              + " <parallelism> <flinkManagedMemory>");
+              + " <parallelism> <flinkManagedMemory> [<shortElements>]");
     }
     PerElementStateBenchmark.Configuration configuration =
         PerElementStateBenchmark.Configuration.parseList(args[0]).get(0);
@@ -35,8 +39,13 @@ final class PerElementStateRun {
     long warmup = Long.parseLong(args[3]);
     int parallelism = Integer.parseInt(args[4]);
     String managedMemory = args[5].equals("default") ? null : args[5];
+    long shortElements = args.length == 7 ? Long.parseLong(args[6]) : 0;
     if (warmup > 0) {
       runOnce(configuration, keys, warmup, parallelism, managedMemory);
+    }
+    if (shortElements > 0) {
+      double shortSeconds = runOnce(configuration, keys, shortElements, parallelism, managedMemory);
+      System.out.printf(Locale.ROOT, "%s %.6f%n", SHORT_RESULT, shortSeconds);
     }
     double seconds = runOnce(configuration, keys, elements, parallelism, managedMemory);
     System.out.printf(Locale.ROOT, "%s %.6f%n", RESULT, seconds);

@@ -2,11 +2,13 @@ package io.arcon.benchmarks.tss;
 
 import io.arcon.benchmarks.CountCheck;
 import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.SteadyStateRate;
 import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconRunner;
 import io.arcon.tss.client.TssClient;
 import io.arcon.tss.client.TssClientException;
+import io.arcon.tss.proto.AppSummary;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -18,8 +20,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.DefaultValueFactory;
 import org.apache.beam.sdk.options.Description;
@@ -65,6 +69,15 @@ public final class TssExportBenchmark {
     long getElements();
 
     void setElements(long value);
+
+    @Description(
+        "Also measure the steady-state rate: each measured run is preceded by a run of a quarter"
+            + " of --elements, and the elements beyond it over the extra time are the rate without"
+            + " start and stop costs")
+    @Default.Boolean(true)
+    boolean getSteadyState();
+
+    void setSteadyState(boolean value);
 
     @Description("Elements of the warm-up run before each configuration's measured runs (0: none)")
     @Default.Long(1_000_000)
@@ -136,8 +149,24 @@ public final class TssExportBenchmark {
     }
   }
 
-  /** Throughputs of one configuration's measured runs. */
-  record Measurement(ThroughputConfiguration configuration, List<Double> rates) {
+  /**
+   * Throughputs of one configuration's measured runs, and their steady-state rates (empty when not
+   * measured; NaN for a run that gave none).
+   */
+  record Measurement(
+      ThroughputConfiguration configuration, List<Double> rates, List<Double> steadyRates) {
+    Measurement(ThroughputConfiguration configuration, List<Double> rates) {
+      this(configuration, rates, List.of());
+    }
+
+    double steadyBest() {
+      return SteadyStateRate.best(steadyRates);
+    }
+
+    double steadyMean() {
+      return SteadyStateRate.mean(steadyRates);
+    }
+
     double best() {
       return rates.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
     }
@@ -183,8 +212,16 @@ public final class TssExportBenchmark {
         }
       }
       Map<ThroughputConfiguration, List<Double>> ratesByConfiguration = new LinkedHashMap<>();
+      Map<ThroughputConfiguration, List<Double>> steadyByConfiguration = new LinkedHashMap<>();
+      long shortElements = SteadyStateRate.shortElements(options.getElements());
       for (int run = 1; run <= options.getRuns(); run++) {
         for (ThroughputConfiguration configuration : configurations) {
+          steadyByConfiguration.computeIfAbsent(configuration, c -> new ArrayList<>());
+          double shortSeconds =
+              options.getSteadyState()
+                  ? runThroughput(
+                      configuration, args, endpoint, home, shortElements, options.getKeys())
+                  : Double.NaN;
           double seconds =
               runThroughput(
                   configuration, args, endpoint, home, options.getElements(), options.getKeys());
@@ -198,10 +235,19 @@ public final class TssExportBenchmark {
               seconds,
               rate,
               TimedPipelineRun.usedHeapAfterGcMb());
+          if (options.getSteadyState()) {
+            double steady =
+                SteadyStateRate.of(shortElements, shortSeconds, options.getElements(), seconds);
+            steadyByConfiguration.get(configuration).add(steady);
+            log(
+                "%s: run %d: steady state %,.0f elements/s (short run: %,d elements in %.2f s)",
+                configuration.label, run, steady, shortElements, shortSeconds);
+          }
         }
       }
       List<Measurement> throughput = new ArrayList<>();
-      ratesByConfiguration.forEach((c, rates) -> throughput.add(new Measurement(c, rates)));
+      ratesByConfiguration.forEach(
+          (c, rates) -> throughput.add(new Measurement(c, rates, steadyByConfiguration.get(c))));
 
       List<ExtractionMeasurement> extraction = new ArrayList<>();
       if (options.getExtractKeys() > 0) {
@@ -283,10 +329,8 @@ public final class TssExportBenchmark {
     Options options = freshOptions(args, endpoint, home);
     String app;
     if (configuration.readByTss) {
-      // One app name for every run: a TSS can be created over an app the control plane knows,
-      // and the app hears at registration that its state is read, so it records from the start.
+      // One app name for every run; each run is read by a TSS created as soon as it registers.
       app = READ_APP;
-      readFromTheStart(endpoint);
     } else {
       app = "tss_bench_" + configuration.name.replace('-', '_') + "_" + APPS.incrementAndGet();
     }
@@ -301,7 +345,13 @@ public final class TssExportBenchmark {
             elements, keys, BASE_MILLIS, MAX_DISORDER_MILLIS, WATERMARK_LAG_MILLIS, Long.MAX_VALUE);
     Pipeline pipeline = Pipeline.create(options);
     CounterPipeline.build(pipeline, CounterEvents.of(shape));
-    TimedPipelineRun run = TimedPipelineRun.of(pipeline, configuration.label);
+    TimedPipelineRun run =
+        TimedPipelineRun.of(
+            pipeline,
+            configuration.label,
+            configuration.readByTss
+                ? started -> readWhileItRuns(endpoint, started)
+                : started -> {});
     verify(
         configuration.label,
         run.counter(CounterPipeline.NAMESPACE, CounterPipeline.KEYS),
@@ -315,34 +365,73 @@ public final class TssExportBenchmark {
   static final String READ_APP = "tss_bench_on_read";
 
   /**
-   * Makes a TSS read {@link #READ_APP}'s counter from its next run's start, when the control plane
-   * knows the app (from an earlier run; the first run registers it and is not read). The TSS has
-   * one version, after every event time: the control plane asks for it when the run's input ends,
-   * so each run also extracts the final state once (10k rows by default), as a reader would.
+   * Makes a TSS read {@link #READ_APP}'s counter while its run goes on: waits until the run has
+   * registered (the control plane refuses a TSS over a run that finished, which the app's previous
+   * run has), then replaces the TSS of the previous run. The app hears of the TSS at once and
+   * records from then on, a few milliseconds into the run. The TSS has one version, after every
+   * event time: the control plane asks for it when the run's input ends, so each run also extracts
+   * the final state once (10k rows by default), as a reader would. A run that ends before it was
+   * seen live (a tiny one) is not read, and says so.
    */
-  private static void readFromTheStart(String endpoint) {
+  private static void readWhileItRuns(String endpoint, PipelineResult run) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     try (TssClient tss = connect(endpoint)) {
-      boolean known;
-      try {
-        known = tss.showApps().stream().anyMatch(a -> a.getName().equals(READ_APP));
-      } catch (TssClientException notStarted) {
-        known = false; // the first pipeline of the invocation starts the embedded control plane
-      }
-      if (!known) {
-        log("%s: first run registers the app; a TSS reads it from the next run on", READ_APP);
-        return;
+      while (liveApp(tss) == null) {
+        if (run.getState().isTerminal()) {
+          log("%s: the run ended before it was seen live, so no TSS read it", READ_APP);
+          return;
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              READ_APP + " did not register as a live app with the control plane within 30 s");
+        }
+        sleepMillis(2);
       }
       try {
         tss.execute("DROP TSS bench_reader;");
       } catch (TssClientException notThere) {
         // The first read run: nothing to drop.
       }
-      tss.execute(
-          "CREATE TSS bench_reader AS EXTRACT "
-              + READ_APP
-              + "."
-              + CountPerKey.STATE
-              + " AT '2100-01-01 00:00:00';");
+      try {
+        tss.execute(
+            "CREATE TSS bench_reader AS EXTRACT "
+                + READ_APP
+                + "."
+                + CountPerKey.STATE
+                + " AT '2100-01-01 00:00:00';");
+      } catch (TssClientException finishedMeanwhile) {
+        log(
+            "%s: the run ended before its TSS was created, so it was not read: %s",
+            READ_APP, finishedMeanwhile.getMessage());
+      }
+    }
+  }
+
+  /**
+   * {@link #READ_APP} as the control plane lists it while this run is live: connected, input not
+   * ended; null before the run has registered (the previous run's entry says finished).
+   */
+  private static AppSummary liveApp(TssClient tss) {
+    List<AppSummary> apps;
+    try {
+      apps = tss.showApps();
+    } catch (TssClientException notStarted) {
+      return null; // the first pipeline of the invocation starts the embedded control plane
+    }
+    for (AppSummary app : apps) {
+      if (app.getName().equals(READ_APP) && app.getConnected() && !app.hasFinishedAt()) {
+        return app;
+      }
+    }
+    return null;
+  }
+
+  private static void sleepMillis(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for " + READ_APP, e);
     }
   }
 
@@ -390,17 +479,38 @@ public final class TssExportBenchmark {
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.version")));
     if (!results.throughput().isEmpty()) {
+      boolean steady = results.throughput().stream().anyMatch(m -> !m.steadyRates().isEmpty());
+      if (steady) {
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "steady state: each measured run was preceded by one of %,d elements; steady el/s"
+                    + " = (%,d - %,d) / (measured s - short s), start and stop costs left out%n",
+                SteadyStateRate.shortElements(options.getElements()),
+                options.getElements(),
+                SteadyStateRate.shortElements(options.getElements())));
+      }
       out.append(
           String.format(
-              Locale.ROOT, "%-48s %16s %16s%n", "configuration", "best el/s", "mean el/s"));
+              Locale.ROOT,
+              "%-48s %16s %16s%s%n",
+              "configuration",
+              "best el/s",
+              "mean el/s",
+              steady
+                  ? String.format(Locale.ROOT, " %16s %16s", "steady best", "steady mean")
+                  : ""));
       for (Measurement m : results.throughput()) {
         out.append(
             String.format(
                 Locale.ROOT,
-                "%-48s %,16.0f %,16.0f%n",
+                "%-48s %,16.0f %,16.0f%s%n",
                 m.configuration().label,
                 m.best(),
-                m.mean()));
+                m.mean(),
+                steady
+                    ? String.format(Locale.ROOT, " %,16.0f %,16.0f", m.steadyBest(), m.steadyMean())
+                    : ""));
       }
       for (Measurement m : results.throughput()) {
         Measurement baseline = find(results.throughput(), m.configuration().baseline());
@@ -420,6 +530,22 @@ public final class TssExportBenchmark {
                 m.configuration().export
                     ? (ratio >= 0.9 ? " [target <= 10%: met]" : " [target <= 10%: NOT met]")
                     : ""));
+        if (steady) {
+          double steadyRatio = m.steadyMean() / baseline.steadyMean();
+          out.append(
+              String.format(
+                  Locale.ROOT,
+                  "steady-state ratio %s / %s: %.3f (mean), %.3f (best); cost %.1f%% of"
+                      + " throughput%s%n",
+                  m.configuration().label,
+                  baseline.configuration().label,
+                  steadyRatio,
+                  m.steadyBest() / baseline.steadyBest(),
+                  (1 - steadyRatio) * 100,
+                  m.configuration().export
+                      ? (steadyRatio >= 0.9 ? " [target <= 10%: met]" : " [target <= 10%: NOT met]")
+                      : ""));
+        }
       }
     }
     if (!results.extraction().isEmpty()) {

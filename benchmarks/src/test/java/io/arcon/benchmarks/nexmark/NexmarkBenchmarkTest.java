@@ -97,7 +97,7 @@ class NexmarkBenchmarkTest {
             failed(4, RunnerKind.ARCON, "round 1: java.lang.IllegalStateException: boom"),
             measured(4, RunnerKind.FLINK, 1_000, 1_000));
     String report =
-        NexmarkReport.render(plan.settings, 0, 0, 2, plan.queries, measurements, List.of());
+        NexmarkReport.render(plan.settings, 0, 0, 2, plan.queries, measurements, List.of(), false);
     assertTrue(report.contains("Q1       2.00x     1.50x"), report);
     assertTrue(report.contains("Q2       0.50x     0.38x"), report);
     assertTrue(report.contains("Q4   n/a (a run failed)"), report);
@@ -107,6 +107,39 @@ class NexmarkBenchmarkTest {
         report.contains("geometric mean over 2 queries: 1.00x (best), 0.75x (mean)"), report);
     assertTrue(report.contains("Q12 is not compared record by record"), report);
     assertTrue(report.contains("Verification: every run's output digest matched"), report);
+    assertFalse(report.contains("steady"), report);
+  }
+
+  @Test
+  void steadyStateRatiosLeaveOutQueriesWithoutASteadyRate() {
+    NexmarkBenchmark.Plan plan = plan("--queries=1,2", "--runners=arcon,flink");
+    assertTrue(plan.steadyState, "batch mode pairs each run with a short one by default");
+    assertFalse(plan("--mode=streaming").steadyState, "a paced run's rate is its pace");
+    assertFalse(plan("--steadyState=false").steadyState);
+    Measurement arcon1 = measured(1, RunnerKind.ARCON, 1, 1);
+    arcon1.steadyRates.addAll(List.of(3_000_000.0, 1_000_000.0));
+    Measurement flink1 = measured(1, RunnerKind.FLINK, 1, 1);
+    flink1.steadyRates.addAll(List.of(2_000_000.0, Double.NaN));
+    Measurement arcon2 = measured(2, RunnerKind.ARCON, 1, 1);
+    arcon2.steadyRates.add(Double.NaN);
+    Measurement flink2 = measured(2, RunnerKind.FLINK, 1, 1);
+    flink2.steadyRates.add(1_000_000.0);
+    String report =
+        NexmarkReport.render(
+            plan.settings,
+            0,
+            0,
+            2,
+            plan.queries,
+            List.of(arcon1, flink1, arcon2, flink2),
+            List.of(),
+            true);
+    assertTrue(report.contains("steady-state ratio ArconRunner / Flink DataStream"), report);
+    // Q1: best 3M / 2M; mean 2M / 2M (Flink's second pair gave no rate).
+    assertTrue(report.contains("Q1       1.50x     1.00x"), report);
+    assertTrue(report.contains("Q2   n/a (no steady-state rate)"), report);
+    assertTrue(
+        report.contains("geometric mean over 1 queries: 1.50x (best), 1.00x (mean)"), report);
   }
 
   private static Measurement measured(int query, RunnerKind runner, double first, double second) {

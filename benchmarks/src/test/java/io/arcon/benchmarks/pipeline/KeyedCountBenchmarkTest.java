@@ -59,6 +59,29 @@ class KeyedCountBenchmarkTest {
             "ratio ArconRunner / Flink DataStream (streaming): 0.80x (best), 0.80x (mean)"),
         report);
     assertFalse(report.contains("ratio ArconRunner / ArconRunner"), report);
+    assertFalse(report.contains("steady"), report);
+  }
+
+  @Test
+  void steadyStateRatiosComeFromTheSteadyRates() {
+    KeyedCountBenchmark.Options options =
+        PipelineOptionsFactory.fromArgs("--elements=1000", "--parallelism=2")
+            .as(KeyedCountBenchmark.Options.class);
+    String report =
+        KeyedCountBenchmark.report(
+            options,
+            List.of(
+                new Measurement(
+                    Configuration.ARCON, List.of(1.0, 1.0), List.of(6_000_000.0, Double.NaN)),
+                new Measurement(
+                    Configuration.FLINK, List.of(1.0, 1.0), List.of(12_000_000.0, 8_000_000.0))));
+    assertTrue(report.contains("each measured run was preceded by one of 250 elements"), report);
+    // best 6M / 12M; mean 6M (the NaN pair left out) / 10M
+    assertTrue(
+        report.contains(
+            "steady-state ratio ArconRunner / Flink DataStream (streaming): 0.50x (best), 0.60x"
+                + " (mean)"),
+        report);
   }
 
   @Test

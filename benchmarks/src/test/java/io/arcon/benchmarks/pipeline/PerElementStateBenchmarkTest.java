@@ -54,6 +54,9 @@ class PerElementStateBenchmarkTest {
     }
     assertTrue(report.contains("ratio arcon-heap / flink-heap, 50 keys"), report);
     assertTrue(report.contains("ratio arcon-rocksdb / flink-rocksdb, 50 keys"), report);
+    // Every child also ran the short run (750 elements) that gives the steady-state rate.
+    assertTrue(report.contains("each child also ran 750 elements before its measured run"), report);
+    assertTrue(report.contains("steady-state ratio arcon-heap / flink-heap, 50 keys"), report);
   }
 
   @Test

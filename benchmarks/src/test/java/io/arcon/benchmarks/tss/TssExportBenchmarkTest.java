@@ -36,6 +36,8 @@ class TssExportBenchmarkTest {
     for (TssExportBenchmark.Measurement m : results.throughput()) {
       assertEquals(1, m.rates().size());
       assertTrue(m.best() > 0, m.toString());
+      // Each measured run came with a short one (its steady rate may be NaN at this size).
+      assertEquals(1, m.steadyRates().size());
     }
     // Two backends, two versions each (the default --extractVersions).
     assertEquals(4, results.extraction().size());
@@ -48,6 +50,10 @@ class TssExportBenchmarkTest {
     assertTrue(
         report.contains("(c) --tss=on --tssExport (exact), rocksdb / (a) --tss=off, rocksdb"));
     assertTrue(report.contains("(c) --tss=on --tssExport (exact), lmdb / (a) --tss=off, lmdb"));
+    assertTrue(
+        report.contains(
+            "steady-state ratio (c) --tss=on --tssExport (exact), lmdb / (a) --tss=off, lmdb"),
+        report);
   }
 
   @Test

@@ -44,6 +44,15 @@ public interface NexmarkOptions extends ArconPipelineOptions {
 
   void setRuns(int value);
 
+  @Description(
+      "Batch mode: also measure each runner's steady-state rate, from a short run of a quarter of"
+          + " the events before each measured run (events beyond the short run over the extra"
+          + " time: start and stop costs left out)")
+  @Default.Boolean(true)
+  boolean getSteadyState();
+
+  void setSteadyState(boolean value);
+
   @Description("Comma-separated runners: arcon, direct, flink")
   @Default.String("arcon,direct,flink")
   String getRunners();
