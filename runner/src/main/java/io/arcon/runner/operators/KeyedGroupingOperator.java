@@ -131,6 +131,18 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
     keyed.setOutputWatermark(Math.min(inputWatermark, outputWatermarkHold()));
   }
 
+  /**
+   * {@link #updateOutputWatermark} once the input watermark is known: after panes that did not come
+   * from a watermark advance (processing time, element counts), whose released holds let the output
+   * watermark move up, as DirectRunner recomputes it after every bundle. Holds are never added
+   * below the output watermark, so it only moves up.
+   */
+  private void updateOutputWatermarkIfKnown() {
+    if (inputWatermark != Long.MIN_VALUE) {
+      updateOutputWatermark();
+    }
+  }
+
   @Override
   public final void advanceProcessingTime(long nowMillis) {
     long synchronizedMillis = context.currentSynchronizedProcessingTime();
@@ -139,6 +151,8 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
     // (isAfter), as in runners-core's InMemoryTimerInternals; a timer delivered at exactly its
     // time would be consumed without firing the pane, so only timers before now are due.
     fireDue(() -> keyed.pollProcessingTimer(nowMillis - 1, synchronizedMillis - 1));
+    // A pane fired by processing time released its holds.
+    updateOutputWatermarkIfKnown();
   }
 
   /**
@@ -206,6 +220,8 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
   @Override
   public void finishBundle() {
     writeBackHeldState();
+    // Panes fired by elements (counts) released their holds.
+    updateOutputWatermarkIfKnown();
     OperatorMetrics.flush(outputCount);
   }
 

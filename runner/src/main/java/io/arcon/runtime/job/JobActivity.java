@@ -12,7 +12,12 @@ import org.apache.pekko.actor.ActorRef;
  * when the manual clock moved.
  */
 public final class JobActivity {
-  private final AtomicLong inFlight = new AtomicLong();
+  /**
+   * The current attempt's count. Each attempt counts apart: a failed attempt's nodes stop with
+   * messages in their mailboxes that no node will ever handle, and a count carried over would keep
+   * the next attempt from ever looking quiescent (a restarted test stream waited for ever).
+   */
+  private volatile AttemptCount inFlight = new AttemptCount();
 
   /**
    * Live nodes and how many clock notifications each has not yet handled. A node that stops never
@@ -21,21 +26,40 @@ public final class JobActivity {
    */
   private final Map<ActorRef, Integer> pendingClockNotifications = new HashMap<>();
 
-  public void sent() {
-    inFlight.incrementAndGet();
+  /** Messages sent and not yet processed by the nodes of one attempt. */
+  public static final class AttemptCount {
+    private final AtomicLong messages = new AtomicLong();
+
+    public void sent() {
+      messages.incrementAndGet();
+    }
+
+    public void processed() {
+      messages.decrementAndGet();
+    }
   }
 
-  public void processed() {
-    inFlight.decrementAndGet();
+  /**
+   * Starts counting a new attempt: call it before the attempt's nodes are created. The previous
+   * attempt's nodes keep reporting into its count, which nobody reads any more.
+   */
+  public synchronized void newAttempt() {
+    inFlight = new AttemptCount();
+    pendingClockNotifications.clear();
   }
 
-  /** Messages sent and not yet processed (for diagnostics). */
+  /** The count that nodes created now (in the current attempt) report into. */
+  public AttemptCount currentAttempt() {
+    return inFlight;
+  }
+
+  /** Messages sent and not yet processed in the current attempt (for diagnostics). */
   public long inFlight() {
-    return inFlight.get();
+    return inFlight.messages.get();
   }
 
   public boolean isQuiescent() {
-    return inFlight.get() == 0;
+    return inFlight.messages.get() == 0;
   }
 
   public synchronized void nodeStarted(ActorRef node) {
@@ -45,7 +69,7 @@ public final class JobActivity {
   public synchronized void nodeStopped(ActorRef node) {
     Integer unhandled = pendingClockNotifications.remove(node);
     if (unhandled != null && unhandled > 0) {
-      inFlight.addAndGet(-unhandled);
+      inFlight.messages.addAndGet(-unhandled);
     }
   }
 
@@ -53,7 +77,7 @@ public final class JobActivity {
   public synchronized void broadcastClockAdvanced() {
     for (Map.Entry<ActorRef, Integer> node : pendingClockNotifications.entrySet()) {
       node.setValue(node.getValue() + 1);
-      sent();
+      inFlight.sent();
       node.getKey().tell(NodeSignal.CLOCK_ADVANCED, ActorRef.noSender());
     }
   }
@@ -63,7 +87,7 @@ public final class JobActivity {
     Integer pending = pendingClockNotifications.get(node);
     if (pending != null && pending > 0) {
       pendingClockNotifications.put(node, pending - 1);
-      processed();
+      inFlight.processed();
     }
   }
 }

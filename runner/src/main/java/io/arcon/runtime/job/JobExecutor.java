@@ -62,6 +62,10 @@ public final class JobExecutor {
         ActorSystem.create(actorSystemName(jobName), pekkoConfig(config.nodeThreads(), poolId));
     monitor.setShutdown(system.getWhenTerminated().toCompletableFuture());
 
+    if (config.activity() != null) {
+      // Before any node of this attempt exists: they count into the attempt's own messages.
+      config.activity().newAttempt();
+    }
     // Nodes read this map from their own threads while later vertices are still being added.
     Map<Integer, ActorRef[]> refs = new ConcurrentHashMap<>();
     SynchronizedTimeTracker syncTime =

@@ -50,7 +50,7 @@ class JobActivityTest {
     assertTrue(activity.isQuiescent());
     // A second acknowledgement of the same notification must not drive the count negative.
     activity.clockAdvanceHandled(node);
-    activity.sent();
+    activity.currentAttempt().sent();
     assertFalse(activity.isQuiescent());
   }
 
@@ -71,10 +71,38 @@ class JobActivityTest {
   @Test
   void messagesBetweenNodesStillCount() {
     JobActivity activity = activityWithLiveNode();
-    activity.sent();
+    JobActivity.AttemptCount attempt = activity.currentAttempt();
+    attempt.sent();
     activity.nodeStopped(node);
     assertFalse(activity.isQuiescent(), "a batch in flight is not a clock notification");
-    activity.processed();
+    attempt.processed();
+    assertTrue(activity.isQuiescent());
+  }
+
+  /**
+   * A failed attempt's nodes stop with batches in their mailboxes that nobody handles: the next
+   * attempt counts apart, and what the old nodes still report does not touch its count.
+   */
+  @Test
+  void aNewAttemptStartsQuiescentWhateverTheFailedOneLeftInFlight() {
+    JobActivity activity = activityWithLiveNode();
+    JobActivity.AttemptCount failed = activity.currentAttempt();
+    failed.sent();
+    failed.sent();
+    activity.broadcastClockAdvanced();
+    assertFalse(activity.isQuiescent());
+
+    activity.newAttempt();
+    assertTrue(activity.isQuiescent(), "nothing of the failed attempt can still be handled");
+    failed.processed();
+    activity.clockAdvanceHandled(node);
+    activity.nodeStopped(node);
+    assertTrue(activity.isQuiescent(), "late reports of the old nodes are not counted");
+
+    JobActivity.AttemptCount restarted = activity.currentAttempt();
+    restarted.sent();
+    assertFalse(activity.isQuiescent());
+    restarted.processed();
     assertTrue(activity.isQuiescent());
   }
 }

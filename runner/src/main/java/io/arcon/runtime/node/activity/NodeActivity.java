@@ -28,15 +28,17 @@ public interface NodeActivity {
     if (activity == null) {
       return NONE;
     }
+    // The attempt the node belongs to: after a restart its count is no longer the job's.
+    JobActivity.AttemptCount attempt = activity.currentAttempt();
     return new NodeActivity() {
       @Override
       public void messageSent() {
-        activity.sent();
+        attempt.sent();
       }
 
       @Override
       public void messageProcessed() {
-        activity.processed();
+        attempt.processed();
       }
 
       @Override
