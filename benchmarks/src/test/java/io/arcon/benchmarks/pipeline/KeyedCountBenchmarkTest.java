@@ -33,14 +33,16 @@ class KeyedCountBenchmarkTest {
     assertEquals(50, run.countedElements());
   }
 
+  private static KeyedCountBenchmark.Options thousandElements() {
+    return PipelineOptionsFactory.fromArgs("--elements=1000", "--parallelism=2")
+        .as(KeyedCountBenchmark.Options.class);
+  }
+
   @Test
   void reportDividesArconThroughputByEachDirectRunnerConfiguration() {
-    KeyedCountBenchmark.Options options =
-        PipelineOptionsFactory.fromArgs("--elements=1000", "--parallelism=2")
-            .as(KeyedCountBenchmark.Options.class);
     String report =
         KeyedCountBenchmark.report(
-            options,
+            thousandElements(),
             List.of(
                 new Measurement(Configuration.ARCON, List.of(1_000_000.0, 800_000.0)),
                 new Measurement(Configuration.DIRECT, List.of(50_000.0, 30_000.0)),
@@ -64,12 +66,9 @@ class KeyedCountBenchmarkTest {
 
   @Test
   void steadyStateRatiosComeFromTheSteadyRates() {
-    KeyedCountBenchmark.Options options =
-        PipelineOptionsFactory.fromArgs("--elements=1000", "--parallelism=2")
-            .as(KeyedCountBenchmark.Options.class);
     String report =
         KeyedCountBenchmark.report(
-            options,
+            thousandElements(),
             List.of(
                 new Measurement(
                     Configuration.ARCON, List.of(1.0, 1.0), List.of(6_000_000.0, Double.NaN)),

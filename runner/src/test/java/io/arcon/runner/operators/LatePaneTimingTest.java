@@ -34,12 +34,16 @@ import org.junit.jupiter.api.Test;
 class LatePaneTimingTest {
   private static final Instant T0 = new Instant(1_000_000_000_000L);
 
-  @Test
-  void aWindowsFirstPaneFromLateDataIsLate() {
+  private static Pipeline onOneInstance() {
     ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
     options.setRunner(TestArconRunner.class);
     options.setParallelism(1);
-    Pipeline p = Pipeline.create(options);
+    return Pipeline.create(options);
+  }
+
+  @Test
+  void aWindowsFirstPaneFromLateDataIsLate() {
+    Pipeline p = onOneInstance();
     TestStream<KV<String, Long>> events =
         TestStream.create(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of()))
             .addElements(TimestampedValue.of(KV.of("a", 1L), T0.plus(Duration.standardSeconds(1))))
@@ -90,10 +94,7 @@ class LatePaneTimingTest {
    */
   @Test
   void aHoldReleasedByAProcessingTimePaneLetsTheOutputWatermarkMoveUp() {
-    ArconPipelineOptions options = PipelineOptionsFactory.as(ArconPipelineOptions.class);
-    options.setRunner(TestArconRunner.class);
-    options.setParallelism(1);
-    Pipeline p = Pipeline.create(options);
+    Pipeline p = onOneInstance();
     TestStream<KV<String, Long>> events =
         TestStream.create(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of()))
             .advanceWatermarkTo(T0.plus(Duration.standardSeconds(11)))
