@@ -1,5 +1,6 @@
 package io.arcon.benchmarks.nexmark;
 
+import io.arcon.benchmarks.MeasuredRates;
 import io.arcon.benchmarks.SteadyStateRate;
 import io.arcon.benchmarks.nexmark.run.Latency;
 import io.arcon.benchmarks.nexmark.run.RunnerKind;
@@ -7,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The measured runs of one query on one runner, or why they stopped. */
-final class Measurement {
+final class Measurement implements MeasuredRates {
   final int query;
   final RunnerKind runner;
   final long events;
@@ -29,22 +30,14 @@ final class Measurement {
     return failure == null && !rates.isEmpty();
   }
 
-  double best() {
-    return rates.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+  @Override
+  public List<Double> rates() {
+    return rates;
   }
 
-  double mean() {
-    return rates.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-  }
-
-  /** The best steady-state rate, NaN if no round gave one. */
-  double steadyBest() {
-    return SteadyStateRate.best(steadyRates);
-  }
-
-  /** The mean steady-state rate over the rounds that gave one, NaN if none did. */
-  double steadyMean() {
-    return SteadyStateRate.mean(steadyRates);
+  @Override
+  public List<Double> steadyRates() {
+    return steadyRates;
   }
 
   /** The median over runs of each run's p50 latency (ms), or NaN without latencies. */

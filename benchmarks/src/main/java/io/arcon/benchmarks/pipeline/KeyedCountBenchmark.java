@@ -2,6 +2,7 @@ package io.arcon.benchmarks.pipeline;
 
 import io.arcon.benchmarks.ConfigurationList;
 import io.arcon.benchmarks.CountCheck;
+import io.arcon.benchmarks.MeasuredRates;
 import io.arcon.benchmarks.ResultsFile;
 import io.arcon.benchmarks.SteadyStateRate;
 import io.arcon.benchmarks.TimedPipelineRun;
@@ -335,25 +336,10 @@ public final class KeyedCountBenchmark {
    * Throughputs of one configuration's measured runs, and their steady-state rates (empty when not
    * measured; NaN for a run that gave none).
    */
-  record Measurement(Configuration configuration, List<Double> rates, List<Double> steadyRates) {
+  record Measurement(Configuration configuration, List<Double> rates, List<Double> steadyRates)
+      implements MeasuredRates {
     Measurement(Configuration configuration, List<Double> rates) {
       this(configuration, rates, List.of());
-    }
-
-    double steadyBest() {
-      return SteadyStateRate.best(steadyRates);
-    }
-
-    double steadyMean() {
-      return SteadyStateRate.mean(steadyRates);
-    }
-
-    double best() {
-      return rates.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
-    }
-
-    double mean() {
-      return rates.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
     }
   }
 }

@@ -240,8 +240,8 @@ public final class PerElementStateBenchmark {
                 "%-40s %,10d %,14.0f %,14.0f%s%n",
                 c.label,
                 keys,
-                best(r),
-                mean(r),
+                SteadyStateRate.best(r),
+                SteadyStateRate.mean(r),
                 steadyRates == null
                     ? ""
                     : String.format(
@@ -427,14 +427,6 @@ public final class PerElementStateBenchmark {
 
   private static String cell(Configuration c, long keys) {
     return c.name + "@" + keys;
-  }
-
-  private static double best(List<Double> rates) {
-    return rates.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
-  }
-
-  private static double mean(List<Double> rates) {
-    return rates.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
   }
 
   private static void log(String format, Object... args) {

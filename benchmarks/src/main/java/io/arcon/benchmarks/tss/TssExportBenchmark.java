@@ -1,6 +1,7 @@
 package io.arcon.benchmarks.tss;
 
 import io.arcon.benchmarks.CountCheck;
+import io.arcon.benchmarks.MeasuredRates;
 import io.arcon.benchmarks.ResultsFile;
 import io.arcon.benchmarks.SteadyStateRate;
 import io.arcon.benchmarks.TimedPipelineRun;
@@ -154,25 +155,10 @@ public final class TssExportBenchmark {
    * measured; NaN for a run that gave none).
    */
   record Measurement(
-      ThroughputConfiguration configuration, List<Double> rates, List<Double> steadyRates) {
+      ThroughputConfiguration configuration, List<Double> rates, List<Double> steadyRates)
+      implements MeasuredRates {
     Measurement(ThroughputConfiguration configuration, List<Double> rates) {
       this(configuration, rates, List.of());
-    }
-
-    double steadyBest() {
-      return SteadyStateRate.best(steadyRates);
-    }
-
-    double steadyMean() {
-      return SteadyStateRate.mean(steadyRates);
-    }
-
-    double best() {
-      return rates.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
-    }
-
-    double mean() {
-      return rates.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
     }
   }
 
