@@ -62,6 +62,10 @@ public final class JobActivity {
     return inFlight.messages.get() == 0;
   }
 
+  /**
+   * {@code node} is live and gets clock notifications until it stops. Nodes register themselves as
+   * they start ({@code NodeActivity.of}), so that no node can stop before it registered.
+   */
   public synchronized void nodeStarted(ActorRef node) {
     pendingClockNotifications.put(node, 0);
   }

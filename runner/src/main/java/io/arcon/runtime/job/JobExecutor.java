@@ -85,9 +85,6 @@ public final class JobExecutor {
                 NodeActor.props(v, p, config, monitor, wiring)
                     .withDispatcher(NodeThreads.DISPATCHER),
                 "v" + v.id() + "-" + p);
-        if (config.activity() != null) {
-          config.activity().nodeStarted(instanceRefs[p]);
-        }
       }
     }
     // Only now may the end of the job tear the actor system down: a node that failed while its

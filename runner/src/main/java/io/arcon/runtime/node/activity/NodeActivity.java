@@ -23,11 +23,18 @@ public interface NodeActivity {
   /** The node stopped: notifications still in its mailbox will never be handled. */
   default void stopped() {}
 
-  /** Reports to {@code activity} as {@code node}, or nothing when {@code activity} is null. */
+  /**
+   * Registers {@code node} as live with {@code activity} and reports to it as that node, or does
+   * nothing when {@code activity} is null. Call it from the node's own start, before it can finish:
+   * registered from outside (after {@code actorOf} returned), a node that had already started and
+   * finished was registered after it stopped, so the next clock notification went to a dead node
+   * and the job never looked quiescent again (a restarted test stream waited for ever).
+   */
   static NodeActivity of(JobActivity activity, ActorRef node) {
     if (activity == null) {
       return NONE;
     }
+    activity.nodeStarted(node);
     // The attempt the node belongs to: after a restart its count is no longer the job's.
     JobActivity.AttemptCount attempt = activity.currentAttempt();
     return new NodeActivity() {
