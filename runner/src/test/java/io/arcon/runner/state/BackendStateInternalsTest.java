@@ -345,7 +345,10 @@ class BackendStateInternalsTest {
     assertEquals("a-global", internals.state(GLOBAL, StateTags.tagForSpec("v", spec)).read());
   }
 
-  /** Cells re-made for another key (without re-binding the tag) keep their kind and coders. */
+  /**
+   * Cells re-made for another key (without re-binding the tag) keep their kind, coders and combine
+   * function.
+   */
   @ParameterizedTest
   @MethodSource("io.arcon.runner.state.TestBackends#engines")
   void cellsRemadeAfterKeySwitchesKeepKindAndCoders(String engine) {
@@ -360,6 +363,7 @@ class BackendStateInternalsTest {
       internals.state(GLOBAL, mapTag).put(key, key.length());
       internals.state(GLOBAL, setTag).add((int) key.charAt(0));
       internals.state(GLOBAL, VALUE).write(key + "!");
+      internals.state(GLOBAL, SUM).add((int) key.charAt(0));
     }
     for (String key : List.of("a", "b", "c")) {
       internals.setKey(key);
@@ -367,6 +371,7 @@ class BackendStateInternalsTest {
       assertEquals(Integer.valueOf(1), internals.state(GLOBAL, mapTag).get(key).read());
       assertTrue(internals.state(GLOBAL, setTag).contains((int) key.charAt(0)).read());
       assertEquals(key + "!", internals.state(GLOBAL, VALUE).read());
+      assertEquals(2 * key.charAt(0), internals.state(GLOBAL, SUM).read());
     }
   }
 
