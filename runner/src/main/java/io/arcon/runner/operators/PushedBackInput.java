@@ -38,6 +38,16 @@ final class PushedBackInput<InT> {
   private final SideInputReadiness sideInputs;
   private final List<PCollectionView<?>> views;
   private final Map<BoundedWindow, Group<InT>> byWindow = new LinkedHashMap<>();
+
+  /**
+   * The window an element was last held in, and its group: the next element is usually of the same
+   * window (input in event-time order), found by one {@code equals} instead of two hash lookups (a
+   * user window's hash can be dear). Null when unknown.
+   */
+  private BoundedWindow lastWindow;
+
+  private Group<InT> lastGroup;
+
   private int size;
   private long hold = Long.MAX_VALUE;
 
@@ -63,16 +73,41 @@ final class PushedBackInput<InT> {
 
   private void offerInWindow(
       byte[] keyBytes, WindowedValue<InT> element, BoundedWindow window, Processor<InT> processor) {
-    if (!byWindow.containsKey(window) && isReady(window)) {
-      processor.process(keyBytes, element);
-      return;
+    Group<InT> group = heldGroup(window);
+    if (group == null) {
+      if (isReady(window)) {
+        processor.process(keyBytes, element);
+        return;
+      }
+      group = newGroup(window);
     }
-    hold(keyBytes, element, window);
+    hold(group, keyBytes, element);
   }
 
-  /** Holds {@code element}, in {@code window} only, behind the window's other held elements. */
-  private void hold(byte[] keyBytes, WindowedValue<InT> element, BoundedWindow window) {
-    byWindow.computeIfAbsent(window, w -> new Group<>()).add(keyBytes, element);
+  /** The group of elements held in {@code window}, or null when it holds none. */
+  private Group<InT> heldGroup(BoundedWindow window) {
+    if (lastWindow != null && (lastWindow == window || lastWindow.equals(window))) {
+      return lastGroup;
+    }
+    Group<InT> group = byWindow.get(window);
+    if (group != null) {
+      lastWindow = window;
+      lastGroup = group;
+    }
+    return group;
+  }
+
+  private Group<InT> newGroup(BoundedWindow window) {
+    Group<InT> group = new Group<>();
+    byWindow.put(window, group);
+    lastWindow = window;
+    lastGroup = group;
+    return group;
+  }
+
+  /** Holds {@code element} behind the other elements held in its window's {@code group}. */
+  private void hold(Group<InT> group, byte[] keyBytes, WindowedValue<InT> element) {
+    group.add(keyBytes, element);
     size++;
     hold = Math.min(hold, element.getTimestamp().getMillis());
   }
@@ -99,6 +134,8 @@ final class PushedBackInput<InT> {
       return ready;
     }
     long remainingHold = Long.MAX_VALUE;
+    lastWindow = null; // its group may go now
+    lastGroup = null;
     for (Iterator<Map.Entry<BoundedWindow, Group<InT>>> it = byWindow.entrySet().iterator();
         it.hasNext(); ) {
       Map.Entry<BoundedWindow, Group<InT>> entry = it.next();
@@ -140,7 +177,9 @@ final class PushedBackInput<InT> {
   void restore(List<HeldElements.Held<InT>> held) {
     for (HeldElements.Held<InT> h : held) {
       for (WindowedValue<InT> inOneWindow : h.value().explodeWindows()) {
-        hold(h.keyBytes(), inOneWindow, inOneWindow.getWindows().iterator().next());
+        BoundedWindow window = inOneWindow.getWindows().iterator().next();
+        Group<InT> group = heldGroup(window);
+        hold(group != null ? group : newGroup(window), h.keyBytes(), inOneWindow);
       }
     }
   }
