@@ -39,6 +39,9 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
   /** {@code context}'s processing-time clock, made once rather than per element. */
   private LongSupplier processingClock;
 
+  /** {@code context}'s synchronized processing-time clock, likewise. */
+  private LongSupplier synchronizedClock;
+
   private byte[] currentKeyBytes;
   private long inputWatermark = Long.MIN_VALUE;
   private ElementCount[] outputCount;
@@ -51,6 +54,7 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
   public final void open(OperatorContext ctx) {
     this.context = ctx;
     this.processingClock = ctx::currentProcessingTime;
+    this.synchronizedClock = ctx::currentSynchronizedProcessingTime;
     keyed =
         KeyedStateContext.open(
             spec.stateEngine(),
@@ -96,7 +100,7 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
     K key = value.getValue().getKey();
     keyed.setCurrentKey(currentKeyBytes, key, value.getTimestamp());
     keyed.followProcessingClock(processingClock);
-    keyed.setSynchronizedProcessingTime(context.currentSynchronizedProcessingTime());
+    keyed.followSynchronizedClock(synchronizedClock);
     processKeyedElement(key, value);
   }
 

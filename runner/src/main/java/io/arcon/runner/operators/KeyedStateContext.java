@@ -146,8 +146,8 @@ public final class KeyedStateContext<K> implements AutoCloseable {
 
   /**
    * Processing time as user code and triggers see it while handling an element: {@code clock}, read
-   * when asked. Synchronized processing time only moves with timers and watermarks, as it stands
-   * for upstream progress.
+   * when asked. Synchronized processing time is set apart ({@link #followSynchronizedClock}, or
+   * with timers and watermarks).
    */
   public void followProcessingClock(LongSupplier clock) {
     timerInternals.followProcessingClock(clock);
@@ -191,8 +191,9 @@ public final class KeyedStateContext<K> implements AutoCloseable {
     timerInternals.setOutputWatermark(Watermarks.toInstant(outputWatermark));
   }
 
-  void setSynchronizedProcessingTime(long synchronizedMillis) {
-    timerInternals.setSynchronizedProcessingTime(new Instant(synchronizedMillis));
+  /** Synchronized processing time follows {@code clock}, read when asked (see there). */
+  void followSynchronizedClock(LongSupplier clock) {
+    timerInternals.followSynchronizedClock(clock);
   }
 
   /** Fires, in timestamp order, every event-time timer before {@code watermark}. */

@@ -345,6 +345,35 @@ class TimerStoreTest {
 
   @ParameterizedTest
   @MethodSource("stores")
+  void synchronizedTimeFollowsItsClockWhenAskedUntilFixed(String engine) {
+    open(engine);
+    BackendStateInternals<String> state =
+        new BackendStateInternals<>(backend, StringUtf8Coder.of());
+    KeyedTimerInternals timers = new KeyedTimerInternals(store, state);
+    long[] clock = {100};
+    int[] reads = {0};
+    timers.followSynchronizedClock(
+        () -> {
+          reads[0]++;
+          return clock[0];
+        });
+    assertEquals(0, reads[0], "following the clock must not read it");
+    assertEquals(new Instant(100), timers.currentSynchronizedProcessingTime());
+    clock[0] = 250;
+    assertEquals(new Instant(250), timers.currentSynchronizedProcessingTime());
+    assertEquals(2, reads[0]);
+
+    // A watermark or a timer firing fixes it; the clock is not read until followed again.
+    timers.setSynchronizedProcessingTime(new Instant(200));
+    clock[0] = 300;
+    assertEquals(new Instant(200), timers.currentSynchronizedProcessingTime());
+    assertEquals(2, reads[0]);
+    timers.followSynchronizedClock(() -> clock[0]);
+    assertEquals(new Instant(300), timers.currentSynchronizedProcessingTime());
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
   void answersLikeAReferenceModelUnderRandomOperations(String kind) {
     compareWithAReferenceModel(kind, 20, 20_000, 0);
   }
