@@ -20,6 +20,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.apache.beam.runners.core.StateNamespace;
 import org.apache.beam.runners.core.StateNamespaces;
 import org.apache.beam.runners.core.TimerInternals.TimerData;
@@ -317,59 +320,56 @@ class TimerStoreTest {
   @ParameterizedTest
   @MethodSource("stores")
   void processingTimeFollowsTheClockWhenAskedUntilFixedByATimerFiring(String engine) {
-    open(engine);
-    BackendStateInternals<String> state =
-        new BackendStateInternals<>(backend, StringUtf8Coder.of());
-    KeyedTimerInternals timers = new KeyedTimerInternals(store, state);
-    long[] clock = {100};
-    int[] reads = {0};
-    timers.followProcessingClock(
-        () -> {
-          reads[0]++;
-          return clock[0];
-        });
-    assertEquals(0, reads[0], "following the clock must not read it");
-    assertEquals(new Instant(100), timers.currentProcessingTime());
-    clock[0] = 250;
-    assertEquals(new Instant(250), timers.currentProcessingTime());
-    assertEquals(2, reads[0]);
-
-    // A timer firing fixes the time; the clock is not read until followed again.
-    timers.setProcessingTime(new Instant(200));
-    clock[0] = 300;
-    assertEquals(new Instant(200), timers.currentProcessingTime());
-    assertEquals(2, reads[0]);
-    timers.followProcessingClock(() -> clock[0]);
-    assertEquals(new Instant(300), timers.currentProcessingTime());
+    followsTheClockWhenAskedUntilFixed(
+        engine,
+        KeyedTimerInternals::followProcessingClock,
+        KeyedTimerInternals::setProcessingTime,
+        KeyedTimerInternals::currentProcessingTime);
   }
 
   @ParameterizedTest
   @MethodSource("stores")
   void synchronizedTimeFollowsItsClockWhenAskedUntilFixed(String engine) {
+    followsTheClockWhenAskedUntilFixed(
+        engine,
+        KeyedTimerInternals::followSynchronizedClock,
+        KeyedTimerInternals::setSynchronizedProcessingTime,
+        KeyedTimerInternals::currentSynchronizedProcessingTime);
+  }
+
+  /**
+   * A time that follows a clock reads it only when asked; fixing it (a timer firing, a watermark)
+   * stops the reads until the clock is followed again.
+   */
+  private void followsTheClockWhenAskedUntilFixed(
+      String engine,
+      BiConsumer<KeyedTimerInternals, LongSupplier> follow,
+      BiConsumer<KeyedTimerInternals, Instant> fix,
+      Function<KeyedTimerInternals, Instant> current) {
     open(engine);
     BackendStateInternals<String> state =
         new BackendStateInternals<>(backend, StringUtf8Coder.of());
     KeyedTimerInternals timers = new KeyedTimerInternals(store, state);
     long[] clock = {100};
     int[] reads = {0};
-    timers.followSynchronizedClock(
+    follow.accept(
+        timers,
         () -> {
           reads[0]++;
           return clock[0];
         });
     assertEquals(0, reads[0], "following the clock must not read it");
-    assertEquals(new Instant(100), timers.currentSynchronizedProcessingTime());
+    assertEquals(new Instant(100), current.apply(timers));
     clock[0] = 250;
-    assertEquals(new Instant(250), timers.currentSynchronizedProcessingTime());
+    assertEquals(new Instant(250), current.apply(timers));
     assertEquals(2, reads[0]);
 
-    // A watermark or a timer firing fixes it; the clock is not read until followed again.
-    timers.setSynchronizedProcessingTime(new Instant(200));
+    fix.accept(timers, new Instant(200));
     clock[0] = 300;
-    assertEquals(new Instant(200), timers.currentSynchronizedProcessingTime());
+    assertEquals(new Instant(200), current.apply(timers));
     assertEquals(2, reads[0]);
-    timers.followSynchronizedClock(() -> clock[0]);
-    assertEquals(new Instant(300), timers.currentSynchronizedProcessingTime());
+    follow.accept(timers, () -> clock[0]);
+    assertEquals(new Instant(300), current.apply(timers));
   }
 
   @ParameterizedTest
