@@ -9,13 +9,15 @@ import org.apache.pekko.actor.AbstractActor;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.Props;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class NodeActivityTest {
-  @Test
-  void withoutAJobActivityNothingIsReported() {
-    assertSame(NodeActivity.NONE, NodeActivity.of(null, ActorRef.noSender()));
-  }
+  private ActorSystem system;
+
+  /** A live node to address clock notifications to (the tests play its part). */
+  private ActorRef node;
 
   /** Only the job's clock notifications need a live node to address; it ignores them. */
   static final class Idle extends AbstractActor {
@@ -25,29 +27,39 @@ class NodeActivityTest {
     }
   }
 
+  @BeforeEach
+  void start() {
+    system = ActorSystem.create("node-activity-test");
+    node = system.actorOf(Props.create(Idle.class, Idle::new));
+  }
+
+  @AfterEach
+  void stop() {
+    system.terminate();
+  }
+
+  @Test
+  void withoutAJobActivityNothingIsReported() {
+    assertSame(NodeActivity.NONE, NodeActivity.of(null, ActorRef.noSender()));
+  }
+
   @Test
   void reportsMessagesAndClockNotificationsOfItsNode() {
-    ActorSystem system = ActorSystem.create("node-activity-test");
-    try {
-      ActorRef node = system.actorOf(Props.create(Idle.class, Idle::new));
-      JobActivity job = new JobActivity();
-      NodeActivity activity = NodeActivity.of(job, node);
-      activity.messageSent();
-      assertFalse(job.isQuiescent());
-      activity.messageProcessed();
-      assertTrue(job.isQuiescent());
+    JobActivity job = new JobActivity();
+    NodeActivity activity = NodeActivity.of(job, node);
+    activity.messageSent();
+    assertFalse(job.isQuiescent());
+    activity.messageProcessed();
+    assertTrue(job.isQuiescent());
 
-      job.broadcastClockAdvanced(); // one notification in flight toward the node
-      assertFalse(job.isQuiescent());
-      activity.clockAdvanceHandled();
-      assertTrue(job.isQuiescent());
+    job.broadcastClockAdvanced(); // one notification in flight toward the node
+    assertFalse(job.isQuiescent());
+    activity.clockAdvanceHandled();
+    assertTrue(job.isQuiescent());
 
-      job.broadcastClockAdvanced();
-      activity.stopped(); // a stopped node never handles it: it no longer counts
-      assertTrue(job.isQuiescent());
-    } finally {
-      system.terminate();
-    }
+    job.broadcastClockAdvanced();
+    activity.stopped(); // a stopped node never handles it: it no longer counts
+    assertTrue(job.isQuiescent());
   }
 
   /**
@@ -57,15 +69,9 @@ class NodeActivityTest {
    */
   @Test
   void aNodeThatStartsAndStopsAtOnceGetsNoLaterClockNotification() {
-    ActorSystem system = ActorSystem.create("node-activity-test");
-    try {
-      ActorRef node = system.actorOf(Props.create(Idle.class, Idle::new));
-      JobActivity job = new JobActivity();
-      NodeActivity.of(job, node).stopped();
-      job.broadcastClockAdvanced();
-      assertTrue(job.isQuiescent(), "the stopped node must not be counted as due a notification");
-    } finally {
-      system.terminate();
-    }
+    JobActivity job = new JobActivity();
+    NodeActivity.of(job, node).stopped();
+    job.broadcastClockAdvanced();
+    assertTrue(job.isQuiescent(), "the stopped node must not be counted as due a notification");
   }
 }
