@@ -4,6 +4,7 @@ import io.arcon.benchmarks.ConfigurationList;
 import io.arcon.benchmarks.CountCheck;
 import io.arcon.benchmarks.MeasuredRates;
 import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.SteadyStateOptions;
 import io.arcon.benchmarks.SteadyStateRate;
 import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.runner.ArconPipelineOptions;
@@ -42,7 +43,7 @@ public final class KeyedCountBenchmark {
   private KeyedCountBenchmark() {}
 
   /** Options of the benchmark; {@code --parallelism} etc. are ArconRunner's own. */
-  public interface Options extends ArconPipelineOptions {
+  public interface Options extends ArconPipelineOptions, SteadyStateOptions {
     @Description("Elements of each measured run")
     @Default.Long(10_000_000)
     long getElements();
@@ -66,15 +67,6 @@ public final class KeyedCountBenchmark {
     int getRuns();
 
     void setRuns(int value);
-
-    @Description(
-        "Also measure the steady-state rate: each measured run is preceded by a run of a quarter"
-            + " of --elements, and the elements beyond it over the extra time are the rate without"
-            + " start and stop costs")
-    @Default.Boolean(true)
-    boolean getSteadyState();
-
-    void setSteadyState(boolean value);
 
     @Description(
         "Comma-separated configurations to measure: arcon, direct, direct-unchecked, flink,"

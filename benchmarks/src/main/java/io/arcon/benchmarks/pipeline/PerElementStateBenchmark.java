@@ -2,6 +2,7 @@ package io.arcon.benchmarks.pipeline;
 
 import io.arcon.benchmarks.ConfigurationList;
 import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.SteadyStateOptions;
 import io.arcon.benchmarks.SteadyStateRate;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.state.rocksdb.RocksDbOptions;
@@ -47,7 +48,7 @@ public final class PerElementStateBenchmark {
   private PerElementStateBenchmark() {}
 
   /** Options of the benchmark; {@code --parallelism} (ArconRunner's) is used by both systems. */
-  public interface Options extends ArconPipelineOptions {
+  public interface Options extends ArconPipelineOptions, SteadyStateOptions {
     @Description("Elements of each measured run")
     @Default.Long(10_000_000)
     long getElements();
@@ -71,15 +72,6 @@ public final class PerElementStateBenchmark {
     int getRuns();
 
     void setRuns(int value);
-
-    @Description(
-        "Also measure the steady-state rate: each child runs a quarter of --elements before its"
-            + " measured run, and the elements beyond it over the extra time are the rate without"
-            + " start and stop costs")
-    @Default.Boolean(true)
-    boolean getSteadyState();
-
-    void setSteadyState(boolean value);
 
     @Description(
         "Comma-separated configurations: arcon-heap, flink-heap, arcon-rocksdb, flink-rocksdb,"

@@ -3,6 +3,7 @@ package io.arcon.benchmarks.tss;
 import io.arcon.benchmarks.CountCheck;
 import io.arcon.benchmarks.MeasuredRates;
 import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.SteadyStateOptions;
 import io.arcon.benchmarks.SteadyStateRate;
 import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.runner.ArconPipelineOptions;
@@ -62,7 +63,7 @@ public final class TssExportBenchmark {
   private TssExportBenchmark() {}
 
   /** Options of the benchmark; {@code --parallelism} etc. are ArconRunner's own. */
-  public interface Options extends ArconPipelineOptions {
+  public interface Options extends ArconPipelineOptions, SteadyStateOptions {
     // Exported on rocksdb the pipeline runs at about 50k elements/s on two cores: 3M keeps a whole
     // invocation within minutes.
     @Description("Elements of each measured throughput run")
@@ -70,15 +71,6 @@ public final class TssExportBenchmark {
     long getElements();
 
     void setElements(long value);
-
-    @Description(
-        "Also measure the steady-state rate: each measured run is preceded by a run of a quarter"
-            + " of --elements, and the elements beyond it over the extra time are the rate without"
-            + " start and stop costs")
-    @Default.Boolean(true)
-    boolean getSteadyState();
-
-    void setSteadyState(boolean value);
 
     @Description("Elements of the warm-up run before each configuration's measured runs (0: none)")
     @Default.Long(1_000_000)
