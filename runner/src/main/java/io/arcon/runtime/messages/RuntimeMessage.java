@@ -14,8 +14,14 @@ public sealed interface RuntimeMessage
   /**
    * Elements of one channel, in order. {@code syncStamp} is the sender's synchronized processing
    * time when it was sent, if the job tracks it (see {@code SynchronizedTimeTracker}).
+   *
+   * <p>{@code keys} is null on an edge that is not keyed; on a keyed edge {@code keys[i]} is the
+   * key bytes the sender computed for {@code elements[i]} (so the receiver does not encode the key
+   * again). A parallel array rather than a wrapper per element: a keyed edge carries every element
+   * of a stateful step, and a wrapper was one more object per element in the allocation stream that
+   * evicts the state tables from the caches.
    */
-  record EventBatch(int channel, Object[] elements, int size, long syncStamp)
+  record EventBatch(int channel, Object[] elements, byte[][] keys, int size, long syncStamp)
       implements RuntimeMessage {}
 
   /** The sender's output watermark on this channel (epoch millis), stamped like a batch. */

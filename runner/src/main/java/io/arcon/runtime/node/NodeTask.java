@@ -316,12 +316,13 @@ public final class NodeTask {
       int operator = valve.targetOperator(ch);
       int port = valve.targetPort(ch);
       Object[] elements = batch.elements();
+      byte[][] keys = batch.keys();
       int size = batch.size();
       // In slices, so that a bundle ends at --maxBundleSize or --maxBundleTimeMills inside a batch.
       for (int from = 0; from < size; ) {
         bundle.ensureOpen();
         int to = from + bundle.slice(size - from);
-        chain.deliver(operator, port, elements, from, to);
+        chain.deliver(operator, port, elements, keys, from, to);
         bundle.handedIn(to - from);
         from = to;
       }

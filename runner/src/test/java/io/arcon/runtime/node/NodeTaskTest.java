@@ -172,7 +172,7 @@ class NodeTaskTest {
   }
 
   private static RuntimeMessage batch(int channel, Object... elements) {
-    return new RuntimeMessage.EventBatch(channel, elements, elements.length, 0);
+    return new RuntimeMessage.EventBatch(channel, elements, null, elements.length, 0);
   }
 
   private List<Object> elementsDownstream() {

@@ -124,9 +124,10 @@ public final class OperatorChain {
   }
 
   /**
-   * Hands {@code element} to input {@code port} of operator {@code operator}. A keyed element (from
-   * a keyed edge, or emitted keyed inside the chain) first sets the operator's current key, as
+   * Hands {@code element} to input {@code port} of operator {@code operator}. A {@link
+   * KeyedElement} (emitted keyed inside the chain) first sets the operator's current key, as
    * Flink's {@code setKeyContextElement} does; the operator gets the element without its wrapper.
+   * Elements of a keyed edge come with their keys beside them (see the batch form below).
    */
   public void deliver(int operator, int port, Object element) throws Exception {
     Operator op = operators[operator];
@@ -140,12 +141,26 @@ public final class OperatorChain {
 
   /**
    * Hands a batch's elements {@code from} (inclusive) to {@code to} (exclusive) to input {@code
-   * port} of operator {@code operator}.
+   * port} of operator {@code operator}; an element with key bytes in {@code keys} (a keyed edge's
+   * batch; null for any other) first sets the operator's current key.
    */
-  public void deliver(int operator, int port, Object[] elements, int from, int to)
+  public void deliver(int operator, int port, Object[] elements, byte[][] keys, int from, int to)
       throws Exception {
+    if (keys == null) {
+      for (int i = from; i < to; i++) {
+        deliver(operator, port, elements[i]);
+      }
+      return;
+    }
+    Operator op = operators[operator];
     for (int i = from; i < to; i++) {
-      deliver(operator, port, elements[i]);
+      byte[] key = keys[i];
+      if (key != null) {
+        op.setCurrentKey(key);
+        op.processElement(port, elements[i]);
+      } else {
+        deliver(operator, port, elements[i]);
+      }
     }
   }
 

@@ -3,7 +3,6 @@ package io.arcon.runtime.node.output;
 import io.arcon.runtime.graph.ChannelLayout;
 import io.arcon.runtime.graph.Edge;
 import io.arcon.runtime.graph.KeyGroups;
-import io.arcon.runtime.graph.KeyedElement;
 import io.arcon.runtime.graph.Vertex;
 import io.arcon.runtime.node.activity.NodeActivity;
 import io.arcon.runtime.node.time.SynchronizedTime;
@@ -87,8 +86,7 @@ public final class EdgeOutputs {
       case KEYED -> {
         byte[] key = edge.keyExtractor().keyBytes(element);
         sentElements++;
-        channels[KeyGroups.instanceForKey(key, channels.length)].add(
-            new KeyedElement(key, element));
+        channels[KeyGroups.instanceForKey(key, channels.length)].add(key, element);
       }
       case BROADCAST -> {
         sentElements += channels.length;

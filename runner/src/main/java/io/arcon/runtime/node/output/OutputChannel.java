@@ -20,6 +20,10 @@ final class OutputChannel {
   private final ArrayDeque<RuntimeMessage> queue = new ArrayDeque<>();
   private int credits;
   private Object[] buffer;
+
+  /** Key bytes of the buffered elements; null until a keyed element is buffered. */
+  private byte[][] keys;
+
   private int size;
 
   /**
@@ -51,6 +55,15 @@ final class OutputChannel {
     }
   }
 
+  /** Buffers an element of a keyed edge with the key bytes the receiver's state is under. */
+  void add(byte[] keyBytes, Object element) {
+    if (keys == null) {
+      keys = new byte[batchSize][];
+    }
+    keys[size] = keyBytes;
+    add(element);
+  }
+
   /**
    * Ships the partially filled batch, if any, stamped with {@code syncStamp}: the sender's
    * synchronized output time, taken once for everything it sends at this point (see {@link
@@ -67,9 +80,13 @@ final class OutputChannel {
     if (holdReceiver) {
       syncTime.hold(receiverVertex, syncStamp);
     }
-    RuntimeMessage batch = new RuntimeMessage.EventBatch(remoteChannel, buffer, size, syncStamp);
+    RuntimeMessage batch =
+        new RuntimeMessage.EventBatch(remoteChannel, buffer, keys, size, syncStamp);
     activity.messageSent();
     buffer = new Object[batchSize];
+    if (keys != null) {
+      keys = new byte[batchSize][];
+    }
     size = 0;
     if (queue.isEmpty() && credits > 0) {
       credits--;

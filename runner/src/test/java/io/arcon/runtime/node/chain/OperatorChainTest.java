@@ -167,6 +167,31 @@ class OperatorChainTest {
   }
 
   @Test
+  void aKeyedBatchSetsEachElementsKeyBeforeItArrives() throws Exception {
+    OperatorChain chain = diamond();
+    log.clear();
+    byte[][] keys = {
+      "k".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+      null,
+      "m".getBytes(java.nio.charset.StandardCharsets.UTF_8)
+    };
+    // Only elements 1 and 2 of the batch; element 1 has no key (it keeps the operator's key).
+    chain.deliver(0, 0, new Object[] {"w", "x", "y"}, keys, 1, 3);
+    assertEquals(
+        List.of(
+            "a x@0",
+            "b x>a@0",
+            "c x>a>b@1",
+            "c x>a@0",
+            "a key m",
+            "a y@0",
+            "b y>a@0",
+            "c y>a>b@1",
+            "c y>a@0"),
+        log);
+  }
+
+  @Test
   void watermarksAreHeldByUpstreamOperatorsOfTheChain() throws Exception {
     OperatorChain chain = diamond();
     log.clear();

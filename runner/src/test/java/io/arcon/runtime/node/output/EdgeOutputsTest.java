@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.arcon.runtime.graph.ChannelLayout;
@@ -11,7 +13,6 @@ import io.arcon.runtime.graph.Edge;
 import io.arcon.runtime.graph.EdgeKind;
 import io.arcon.runtime.graph.JobGraph;
 import io.arcon.runtime.graph.KeyGroups;
-import io.arcon.runtime.graph.KeyedElement;
 import io.arcon.runtime.graph.OperatorNode;
 import io.arcon.runtime.graph.Vertex;
 import io.arcon.runtime.messages.RuntimeMessage;
@@ -86,12 +87,18 @@ class EdgeOutputsTest {
     assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), elementsAt("f1"));
     assertTrue(elementsAt("f0").isEmpty() && elementsAt("f2").isEmpty());
     for (int r = 0; r < 2; r++) {
-      for (Object e : elementsAt("k" + r)) {
-        KeyedElement ke = assertInstanceOf(KeyedElement.class, e);
-        assertEquals(r, KeyGroups.instanceForKey(ke.keyBytes(), 2));
-        assertArrayEquals(new byte[] {(byte) (int) (Integer) ke.element()}, ke.keyBytes());
+      // A keyed edge's batches carry each element's key bytes beside it, at the same index.
+      for (RuntimeMessage m : received.get("k" + r)) {
+        RuntimeMessage.EventBatch b = (RuntimeMessage.EventBatch) m;
+        assertNotNull(b.keys(), "a keyed edge's batch has keys");
+        for (int i = 0; i < b.size(); i++) {
+          assertInstanceOf(Integer.class, b.elements()[i]);
+          assertEquals(r, KeyGroups.instanceForKey(b.keys()[i], 2));
+          assertArrayEquals(new byte[] {(byte) (int) (Integer) b.elements()[i]}, b.keys()[i]);
+        }
       }
       assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), elementsAt("b" + r));
+      assertNull(((RuntimeMessage.EventBatch) received.get("b" + r).get(0)).keys());
     }
     assertEquals(10, elementsAt("k0").size() + elementsAt("k1").size());
     // Round robin starting at this instance's index modulo the receivers.
