@@ -342,6 +342,27 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
       return window;
     }
 
+    /**
+     * {@code value} in the current element's timestamp, windows and pane, as {@link
+     * WindowedValues#withValue}. That walks the element's windows again for each output (an
+     * iterator per output, a few per element in a pipeline of simple maps); an element in one
+     * window, nearly all, reuses the window this call already found.
+     */
+    <T> WindowedValue<T> withSameWindows(T value) {
+      WindowedValue<InT> in = element;
+      if (in.getWindows().size() != 1) {
+        return WindowedValues.withValue(in, value);
+      }
+      return WindowedValues.of(
+          value,
+          in.getTimestamp(),
+          window(),
+          in.getPaneInfo(),
+          in.getRecordId(),
+          in.getRecordOffset(),
+          in.causedByDrain());
+    }
+
     private StateNamespace namespace() {
       BoundedWindow current = window();
       if (current != namespaceWindow && !current.equals(namespaceWindow)) {
@@ -501,7 +522,7 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
 
       @Override
       public void output(OutT output) {
-        emit(mainOutputTag, WindowedValues.withValue(element, output));
+        emit(mainOutputTag, withSameWindows(output));
       }
 
       @Override
@@ -523,7 +544,7 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
         if (tag == null) {
           throw new NullPointerException("Tag passed to output cannot be null");
         }
-        emit(tag, WindowedValues.withValue(element, output));
+        emit(tag, withSameWindows(output));
       }
 
       @Override
@@ -582,7 +603,7 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
 
       @Override
       public void output(OutT value) {
-        emit(mainOutputTag, WindowedValues.withValue(element, value));
+        emit(mainOutputTag, withSameWindows(value));
       }
 
       @Override
@@ -620,6 +641,9 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
   }
 
   private static BoundedWindow onlyWindow(Collection<? extends BoundedWindow> windows) {
+    if (windows.size() == 1 && windows instanceof List<? extends BoundedWindow> list) {
+      return list.get(0); // Beam's one-window values hold a list: no iterator to allocate
+    }
     Iterator<? extends BoundedWindow> it = windows.iterator();
     BoundedWindow first = it.next();
     if (it.hasNext()) {
