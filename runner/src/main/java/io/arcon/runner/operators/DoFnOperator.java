@@ -245,7 +245,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     }
     runner = spec.metrics().scoped(simple);
     if (sideInputs != null) {
-      pushedBack = new PushedBackInput<>(sideInputs, spec.sideInputs());
+      pushedBack = new PushedBackInput<>(sideInputs, spec.sideInputs(), spec.inputCoder());
     }
     if (ctx.restore() != null) {
       restoreHeld(ctx.restore());
@@ -350,9 +350,7 @@ public final class DoFnOperator<InT, OutT> implements Operator {
     }
     // Each element is in one window, ready now; processNow sets its key (a stateful DoFn's state
     // is per key) and finds the window ready.
-    for (HeldElements.Held<InT> held : pushedBack.takeReady()) {
-      processNow(held.keyBytes(), held.value());
-    }
+    pushedBack.takeReady(this::processNow);
   }
 
   @Override

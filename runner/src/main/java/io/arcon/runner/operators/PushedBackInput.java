@@ -27,7 +27,9 @@ import org.apache.beam.sdk.values.WindowedValue;
  * its group without a check.
  *
  * <p>Elements keep their arrival order within a window; windows are retried in the order they were
- * first held. A snapshot holds the elements in the format of {@link HeldElements}.
+ * first held. They are held encoded with the main input's coder ({@link EncodedWindowElements}), so
+ * that what waits costs the collector a few large arrays instead of every element's objects. A
+ * snapshot holds the elements in the format of {@link HeldElements}.
  */
 final class PushedBackInput<InT> {
   /** What processes an element in one window whose side inputs are ready. */
@@ -37,7 +39,8 @@ final class PushedBackInput<InT> {
 
   private final SideInputReadiness sideInputs;
   private final List<PCollectionView<?>> views;
-  private final Map<BoundedWindow, Group<InT>> byWindow = new LinkedHashMap<>();
+  private final Coder<InT> valueCoder;
+  private final Map<BoundedWindow, EncodedWindowElements<InT>> byWindow = new LinkedHashMap<>();
 
   /**
    * The window an element was last held in, and its group: the next element is usually of the same
@@ -46,14 +49,19 @@ final class PushedBackInput<InT> {
    */
   private BoundedWindow lastWindow;
 
-  private Group<InT> lastGroup;
+  private EncodedWindowElements<InT> lastGroup;
 
   private int size;
   private long hold = Long.MAX_VALUE;
 
-  PushedBackInput(SideInputReadiness sideInputs, List<PCollectionView<?>> views) {
+  /**
+   * @param valueCoder the coder of the main input's values, which the held elements are kept in
+   */
+  PushedBackInput(
+      SideInputReadiness sideInputs, List<PCollectionView<?>> views, Coder<InT> valueCoder) {
     this.sideInputs = sideInputs;
     this.views = List.copyOf(views);
+    this.valueCoder = valueCoder;
   }
 
   /**
@@ -73,7 +81,7 @@ final class PushedBackInput<InT> {
 
   private void offerInWindow(
       byte[] keyBytes, WindowedValue<InT> element, BoundedWindow window, Processor<InT> processor) {
-    Group<InT> group = heldGroup(window);
+    EncodedWindowElements<InT> group = heldGroup(window);
     if (group == null) {
       if (isReady(window)) {
         processor.process(keyBytes, element);
@@ -85,11 +93,11 @@ final class PushedBackInput<InT> {
   }
 
   /** The group of elements held in {@code window}, or null when it holds none. */
-  private Group<InT> heldGroup(BoundedWindow window) {
+  private EncodedWindowElements<InT> heldGroup(BoundedWindow window) {
     if (lastWindow != null && (lastWindow == window || lastWindow.equals(window))) {
       return lastGroup;
     }
-    Group<InT> group = byWindow.get(window);
+    EncodedWindowElements<InT> group = byWindow.get(window);
     if (group != null) {
       lastWindow = window;
       lastGroup = group;
@@ -97,8 +105,8 @@ final class PushedBackInput<InT> {
     return group;
   }
 
-  private Group<InT> newGroup(BoundedWindow window) {
-    Group<InT> group = new Group<>();
+  private EncodedWindowElements<InT> newGroup(BoundedWindow window) {
+    EncodedWindowElements<InT> group = new EncodedWindowElements<>(window, valueCoder);
     byWindow.put(window, group);
     lastWindow = window;
     lastGroup = group;
@@ -106,7 +114,7 @@ final class PushedBackInput<InT> {
   }
 
   /** Holds {@code element} behind the other elements held in its window's {@code group}. */
-  private void hold(Group<InT> group, byte[] keyBytes, WindowedValue<InT> element) {
+  private void hold(EncodedWindowElements<InT> group, byte[] keyBytes, WindowedValue<InT> element) {
     group.add(keyBytes, element);
     size++;
     hold = Math.min(hold, element.getTimestamp().getMillis());
@@ -124,32 +132,39 @@ final class PushedBackInput<InT> {
   }
 
   /**
-   * Removes and returns the held elements of every window whose side inputs are ready now (each
-   * element in exactly one window), by window in the order they were first held, each window's in
-   * arrival order. Call it whenever a side input got a pane or a watermark.
+   * Takes out the held elements of every window whose side inputs are ready now and hands each to
+   * {@code processor} (in exactly one window), by window in the order they were first held, each
+   * window's in arrival order, decoding one at a time. Call it whenever a side input got a pane or
+   * a watermark. The windows are taken out before the first element is processed.
    */
-  List<HeldElements.Held<InT>> takeReady() {
-    List<HeldElements.Held<InT>> ready = new ArrayList<>();
+  void takeReady(Processor<InT> processor) {
     if (size == 0) {
-      return ready;
+      return;
     }
+    List<EncodedWindowElements<InT>> ready = new ArrayList<>();
     long remainingHold = Long.MAX_VALUE;
     lastWindow = null; // its group may go now
     lastGroup = null;
-    for (Iterator<Map.Entry<BoundedWindow, Group<InT>>> it = byWindow.entrySet().iterator();
+    for (Iterator<Map.Entry<BoundedWindow, EncodedWindowElements<InT>>> it =
+            byWindow.entrySet().iterator();
         it.hasNext(); ) {
-      Map.Entry<BoundedWindow, Group<InT>> entry = it.next();
-      Group<InT> group = entry.getValue();
+      Map.Entry<BoundedWindow, EncodedWindowElements<InT>> entry = it.next();
+      EncodedWindowElements<InT> group = entry.getValue();
       if (isReady(entry.getKey())) {
-        ready.addAll(group.elements);
-        size -= group.elements.size();
+        ready.add(group);
+        size -= group.size();
         it.remove();
       } else {
-        remainingHold = Math.min(remainingHold, group.minTimestamp);
+        remainingHold = Math.min(remainingHold, group.minTimestamp());
       }
     }
     hold = remainingHold;
-    return ready;
+    for (EncodedWindowElements<InT> group : ready) {
+      for (Iterator<HeldElements.Held<InT>> it = group.iterator(); it.hasNext(); ) {
+        HeldElements.Held<InT> held = it.next();
+        processor.process(held.keyBytes(), held.value());
+      }
+    }
   }
 
   boolean isEmpty() {
@@ -167,8 +182,8 @@ final class PushedBackInput<InT> {
 
   void writeTo(SnapshotWriter out, Coder<WindowedValue<InT>> coder) throws IOException {
     List<HeldElements.Held<InT>> all = new ArrayList<>(size);
-    for (Group<InT> group : byWindow.values()) {
-      all.addAll(group.elements);
+    for (EncodedWindowElements<InT> group : byWindow.values()) {
+      group.iterator().forEachRemaining(all::add);
     }
     HeldElements.write(out, coder, all);
   }
@@ -178,20 +193,9 @@ final class PushedBackInput<InT> {
     for (HeldElements.Held<InT> h : held) {
       for (WindowedValue<InT> inOneWindow : h.value().explodeWindows()) {
         BoundedWindow window = inOneWindow.getWindows().iterator().next();
-        Group<InT> group = heldGroup(window);
+        EncodedWindowElements<InT> group = heldGroup(window);
         hold(group != null ? group : newGroup(window), h.keyBytes(), inOneWindow);
       }
-    }
-  }
-
-  /** The held elements of one window, in arrival order, and their smallest timestamp. */
-  private static final class Group<InT> {
-    final List<HeldElements.Held<InT>> elements = new ArrayList<>();
-    long minTimestamp = Long.MAX_VALUE;
-
-    void add(byte[] keyBytes, WindowedValue<InT> element) {
-      elements.add(new HeldElements.Held<>(keyBytes, element));
-      minTimestamp = Math.min(minTimestamp, element.getTimestamp().getMillis());
     }
   }
 }

@@ -56,7 +56,7 @@ class PushedBackInputTest {
         new SideInputReadiness(
             new SideInputHandler(List.of(view), InMemoryStateInternals.<Void>forKey(null)),
             List.of(view));
-    input = new PushedBackInput<>(sideInputs, List.of(view));
+    input = new PushedBackInput<>(sideInputs, List.of(view), VarIntCoder.of());
   }
 
   private static IntervalWindow window(long start) {
@@ -80,11 +80,12 @@ class PushedBackInputTest {
 
   private List<Integer> takeReady() {
     List<Integer> values = new ArrayList<>();
-    for (HeldElements.Held<Integer> held : input.takeReady()) {
-      assertEquals(1, held.value().getWindows().size());
-      assertEquals((byte) (int) held.value().getValue(), held.keyBytes()[0]);
-      values.add(held.value().getValue());
-    }
+    input.takeReady(
+        (key, e) -> {
+          assertEquals(1, e.getWindows().size());
+          assertEquals((byte) (int) e.getValue(), key[0]);
+          values.add(e.getValue());
+        });
     return values;
   }
 
@@ -148,13 +149,14 @@ class PushedBackInputTest {
 
     HeldElements<Integer> read = new HeldElements<>();
     read.readFrom(SnapshotReader.open(file, "test", 1), coder, 0, 0, 1);
-    PushedBackInput<Integer> restored = new PushedBackInput<>(sideInputs, List.of(view));
+    PushedBackInput<Integer> restored =
+        new PushedBackInput<>(sideInputs, List.of(view), VarIntCoder.of());
     restored.restore(read.drain());
     assertEquals(3, restored.size());
     assertEquals(3, restored.hold());
     sideInputs.add(view, WindowedValues.of(List.of(7), new Instant(9), FIRST, PaneInfo.NO_FIRING));
     List<Integer> first = new ArrayList<>();
-    restored.takeReady().forEach(h -> first.add(h.value().getValue()));
+    restored.takeReady((key, e) -> first.add(e.getValue()));
     assertEquals(List.of(1, 3), first);
     assertEquals(12, restored.hold());
   }
