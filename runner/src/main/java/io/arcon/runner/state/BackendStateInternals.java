@@ -459,7 +459,6 @@ public final class BackendStateInternals<K> implements StateInternals {
     }
   }
 
-  /** The cached cells of one namespace, by state id (an id string caches its hash). */
   /**
    * The cached cells of one namespace, by state id, in a short array: a namespace has a handful of
    * ids, and with many keys' windows (sessions, Nexmark's auction windows) most namespaces are new,
