@@ -56,10 +56,6 @@ final class EncodedWindowElements<InT> {
     this.valueCoder = valueCoder;
   }
 
-  BoundedWindow window() {
-    return window;
-  }
-
   int size() {
     return size;
   }
