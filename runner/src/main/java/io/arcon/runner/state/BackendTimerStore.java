@@ -15,6 +15,7 @@ import org.apache.beam.runners.core.TimerInternals.TimerDataCoderV2;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.state.TimeDomain;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.values.CausedByDrain;
 import org.joda.time.Instant;
 
 /**
@@ -535,6 +536,12 @@ public final class BackendTimerStore implements TimerStore {
     return keyBuilder.reset().writeOrderedLong(outputTs).writeBytes(identity).toByteArray();
   }
 
+  /**
+   * Beam's timer coder, then one byte {@link #CAUSED_BY_DRAIN} for a timer a drain caused: the
+   * coder drops {@code causedByDrain}, so without it such a timer would fire after a restore (and
+   * on these engines after any poll) as an ordinary one. Rows of earlier versions end after the
+   * coder's bytes and read as ordinary timers.
+   */
   private byte[] encode(TimerData timer) {
     valueBuilder.reset();
     try {
@@ -542,12 +549,29 @@ public final class BackendTimerStore implements TimerStore {
     } catch (IOException e) {
       throw new IllegalArgumentException("Could not encode timer " + timer, e);
     }
+    if (timer.causedByDrain() == CausedByDrain.CAUSED_BY_DRAIN) {
+      valueBuilder.writeByte(CAUSED_BY_DRAIN);
+    }
     return valueBuilder.toByteArray();
   }
 
+  private static final int CAUSED_BY_DRAIN = 1;
+
   private TimerData decode(byte[] bytes) {
     try {
-      return timerCoder.decode(new ByteArrayInputStream(bytes));
+      ByteArrayInputStream in = new ByteArrayInputStream(bytes);
+      TimerData timer = timerCoder.decode(in);
+      if (in.read() != CAUSED_BY_DRAIN) {
+        return timer;
+      }
+      return TimerData.of(
+          timer.getTimerId(),
+          timer.getTimerFamilyId(),
+          timer.getNamespace(),
+          timer.getTimestamp(),
+          timer.getOutputTimestamp(),
+          timer.getDomain(),
+          CausedByDrain.CAUSED_BY_DRAIN);
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException(
           "Could not decode a stored timer with "
