@@ -7,9 +7,6 @@ import io.arcon.runtime.operator.Operator;
 import io.arcon.runtime.operator.OperatorContext;
 import io.arcon.runtime.operator.OperatorSnapshot;
 import io.arcon.runtime.operator.StateUsage;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -107,6 +104,12 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
   /** One element, its key current in {@link #keyed} and the clocks set. */
   protected abstract void processKeyedElement(K key, WindowedValue<KV<K, InT>> value);
 
+  /** The due timers of a firing round, by key; reused. */
+  private final DueTimersByKey dueTimers = new DueTimersByKey();
+
+  /** Whether {@link #fireDue} runs with {@link #dueTimers}. */
+  private boolean firing;
+
   /** Every due timer of one key (current in {@link #keyed}), in firing order. */
   protected abstract void onTimers(K key, List<TimerData> timers);
 
@@ -166,25 +169,30 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
    * already due are delivered in a further round.
    */
   private void fireDue(Supplier<KeyedTimer> poll) {
-    while (true) {
-      LinkedHashMap<ByteBuffer, List<KeyedTimer>> byKey = new LinkedHashMap<>();
-      KeyedTimer timer;
-      while ((timer = poll.get()) != null) {
-        byKey
-            .computeIfAbsent(ByteBuffer.wrap(timer.encodedKey()), k -> new ArrayList<>())
-            .add(timer);
-      }
-      if (byKey.isEmpty()) {
-        return;
-      }
-      writeBackHeldState();
-      for (List<KeyedTimer> timers : byKey.values()) {
-        K key = keyed.setCurrentKeyForTimer(timers.get(timers.size() - 1));
-        List<TimerData> data = new ArrayList<>(timers.size());
-        for (KeyedTimer t : timers) {
-          data.add(t.timer());
+    // Firing emits downstream and never comes back here, but a fresh grouping keeps it safe if a
+    // future path does.
+    DueTimersByKey byKey = firing ? new DueTimersByKey() : dueTimers;
+    firing = true;
+    try {
+      while (true) {
+        KeyedTimer timer;
+        while ((timer = poll.get()) != null) {
+          byKey.add(timer);
         }
-        onTimers(key, data);
+        if (byKey.isEmpty()) {
+          return;
+        }
+        writeBackHeldState();
+        for (int k = 0; k < byKey.keys(); k++) {
+          K key = keyed.setCurrentKeyForTimer(byKey.lastTimerOf(k));
+          onTimers(key, byKey.timersOf(k));
+        }
+        byKey.clear();
+      }
+    } finally {
+      byKey.clear();
+      if (byKey == dueTimers) {
+        firing = false;
       }
     }
   }

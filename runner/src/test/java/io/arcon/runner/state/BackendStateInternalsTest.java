@@ -375,6 +375,47 @@ class BackendStateInternalsTest {
     }
   }
 
+  /**
+   * A namespace met for the first time makes its cell with the factory of its id's last bind only
+   * when the spec is the same: a different kind or coder under that id binds its own.
+   */
+  @ParameterizedTest
+  @MethodSource("io.arcon.runner.state.TestBackends#engines")
+  void newNamespacesReuseAnIdsBindOnlyForTheSameSpec(String engine) {
+    open(engine);
+    StateSpec<BagState<String>> bags = StateSpecs.bag(StringUtf8Coder.of());
+    internals.setKey("a");
+    for (int i = 0; i < 50; i++) {
+      internals.state(windowNamespace(i), StateTags.tagForSpec("x", bags)).add("w" + i);
+    }
+    // The same id with another kind, then with another coder, in namespaces not seen before.
+    internals.state(windowNamespace(100), StateTags.value("x", VarIntCoder.of())).write(100);
+    internals.state(windowNamespace(101), StateTags.bag("x", VarIntCoder.of())).add(101);
+    internals.state(windowNamespace(102), StateTags.tagForSpec("x", bags)).add("w102");
+
+    internals.setKey("b");
+    for (int i = 0; i < 50; i++) {
+      assertEquals(
+          List.of(),
+          toList(internals.state(windowNamespace(i), StateTags.tagForSpec("x", bags)).read()));
+    }
+    internals.setKey("a");
+    for (int i = 0; i < 50; i++) {
+      assertEquals(
+          List.of("w" + i),
+          toList(internals.state(windowNamespace(i), StateTags.tagForSpec("x", bags)).read()));
+    }
+    assertEquals(
+        Integer.valueOf(100),
+        internals.state(windowNamespace(100), StateTags.value("x", VarIntCoder.of())).read());
+    assertEquals(
+        List.of(101),
+        toList(internals.state(windowNamespace(101), StateTags.bag("x", VarIntCoder.of())).read()));
+    assertEquals(
+        List.of("w102"),
+        toList(internals.state(windowNamespace(102), StateTags.tagForSpec("x", bags)).read()));
+  }
+
   private static <T> List<T> toList(Iterable<T> items) {
     List<T> list = new ArrayList<>();
     items.forEach(list::add);
