@@ -12,7 +12,6 @@ import io.arcon.state.StateBackend;
 import io.arcon.state.StateEntry;
 import io.arcon.state.StateTable;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.LongSupplier;
@@ -129,14 +128,6 @@ public final class BackendStateInternals<K> implements StateInternals {
   private final NamespaceCells[] recentNamespaces = new NamespaceCells[4];
 
   private int nextRecent;
-
-  /**
-   * Per state id, how the last bind made its cells, which holds for every namespace: a namespace
-   * met for the first time (each new window of a merging GroupByKey, Nexmark's auction windows)
-   * makes its cell without binding through the tag, and the cache keeps one factory per id, not one
-   * per namespace for the collector to copy.
-   */
-  private final Map<String, BoundFactory> factoriesById = new HashMap<>();
 
   /** The slot of the last {@link #state} call: the usual next one (same cell, another key). */
   private CachedCell lastCell;
@@ -382,9 +373,6 @@ public final class BackendStateInternals<K> implements StateInternals {
       binder.factory = null;
       cell = address.bind(binder);
       cached.factory = binder.factory;
-      if (binder.factory != null) {
-        factoriesById.put(cached.id, new BoundFactory(address, binder.factory));
-      }
     }
     cached.cell = cell;
     cached.boundKey = encodedKey;
@@ -423,10 +411,6 @@ public final class BackendStateInternals<K> implements StateInternals {
                   .writeLengthPrefixed(inNamespace.key)
                   .writeLengthPrefixed(address.getId())
                   .toByteArray());
-      BoundFactory bound = factoriesById.get(cached.id);
-      if (bound != null && sameSpec(bound.tag, address)) {
-        cached.factory = bound.factory;
-      }
       if (inNamespace.put(cached)) {
         cachedCells++;
       }
@@ -463,7 +447,6 @@ public final class BackendStateInternals<K> implements StateInternals {
 
   private void dropCells() {
     cells.clear();
-    factoriesById.clear();
     cachedCells = 0;
     Arrays.fill(recentNamespaces, null);
     lastCell = null;
@@ -551,22 +534,14 @@ public final class BackendStateInternals<K> implements StateInternals {
      * spec identity is the common hit.
      */
     boolean sameSpec(StateTag<?> other) {
-      return BackendStateInternals.sameSpec(tag, other);
+      if (tag == other) {
+        return true;
+      }
+      Object spec = tag.getSpec();
+      Object otherSpec = other.getSpec();
+      return spec == otherSpec || (spec != null && spec.equals(otherSpec));
     }
   }
-
-  /** Whether two tags bind the same kind of cell with the same coders. */
-  private static boolean sameSpec(StateTag<?> tag, StateTag<?> other) {
-    if (tag == other) {
-      return true;
-    }
-    Object spec = tag.getSpec();
-    Object otherSpec = other.getSpec();
-    return spec == otherSpec || (spec != null && spec.equals(otherSpec));
-  }
-
-  /** The factory a bind of {@code tag} left, for cells of the same id in other namespaces. */
-  private record BoundFactory(StateTag<?> tag, CellFactory factory) {}
 
   /** Binds tags to cells at the address prepared by {@link #state}; reused, single-threaded. */
   private final class Binder implements StateTag.StateBinder {

@@ -376,12 +376,12 @@ class BackendStateInternalsTest {
   }
 
   /**
-   * A namespace met for the first time makes its cell with the factory of its id's last bind only
-   * when the spec is the same: a different kind or coder under that id binds its own.
+   * Cells of one id in many namespaces met for the first time, and the same id with another kind or
+   * coder in further new namespaces: each binds its own kind and coder, at its own address.
    */
   @ParameterizedTest
   @MethodSource("io.arcon.runner.state.TestBackends#engines")
-  void newNamespacesReuseAnIdsBindOnlyForTheSameSpec(String engine) {
+  void newNamespacesBindTheKindAndCoderOfTheirSpec(String engine) {
     open(engine);
     StateSpec<BagState<String>> bags = StateSpecs.bag(StringUtf8Coder.of());
     internals.setKey("a");
