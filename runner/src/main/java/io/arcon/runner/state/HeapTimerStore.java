@@ -244,6 +244,8 @@ final class HeapTimerStore implements TimerStore {
     removeFromHeaps(slot);
     identity[slot] = null;
     namespace[slot] = null;
+    timerId[slot] = null;
+    timerFamilyId[slot] = null;
     if (freeCount == freeSlots.length) {
       freeSlots = Arrays.copyOf(freeSlots, freeCount * 2);
     }
