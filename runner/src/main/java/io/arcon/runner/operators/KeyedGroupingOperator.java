@@ -43,6 +43,12 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
   private long inputWatermark = Long.MIN_VALUE;
   private ElementCount[] outputCount;
 
+  /** The due timers of a firing round, by key; reused. */
+  private final DueTimersByKey dueTimers = new DueTimersByKey();
+
+  /** Whether {@link #fireDue} runs with {@link #dueTimers}. */
+  private boolean firing;
+
   KeyedGroupingOperator(GroupByKeyOperator.Spec<K, InT, OutT> spec) {
     this.spec = spec;
   }
@@ -103,12 +109,6 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
 
   /** One element, its key current in {@link #keyed} and the clocks set. */
   protected abstract void processKeyedElement(K key, WindowedValue<KV<K, InT>> value);
-
-  /** The due timers of a firing round, by key; reused. */
-  private final DueTimersByKey dueTimers = new DueTimersByKey();
-
-  /** Whether {@link #fireDue} runs with {@link #dueTimers}. */
-  private boolean firing;
 
   /** Every due timer of one key (current in {@link #keyed}), in firing order. */
   protected abstract void onTimers(K key, List<TimerData> timers);
