@@ -1,7 +1,6 @@
 package io.arcon.runner.operators;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -31,8 +30,9 @@ import org.joda.time.Instant;
  * inside.
  *
  * <p>A record is {@code [flags][key][timestamp][pane][record id][record offset][value]}: the window
- * is the group's, so only what differs between elements is written, and each element comes back as
- * it went in (timestamp, pane, record id and offset, drain mode included), in its one window.
+ * is the group's, so only what differs between elements is written (the pane only when it is not
+ * {@link PaneInfo#NO_FIRING}), and each element comes back as it went in (timestamp, pane, record
+ * id and offset, drain mode included), in its one window.
  */
 final class EncodedWindowElements<InT> {
   private static final int FIRST_CHUNK = 4 << 10;
@@ -43,11 +43,13 @@ final class EncodedWindowElements<InT> {
   private static final int HAS_RECORD_OFFSET = 4;
   private static final int CAUSED_BY_DRAIN = 8;
 
+  /** The pane is written; without the flag it is {@link PaneInfo#NO_FIRING}, as most are. */
+  private static final int HAS_PANE = 16;
+
   private final BoundedWindow window;
   private final Coder<InT> valueCoder;
   private final List<byte[]> chunks = new ArrayList<>();
   private final ChunkedOutput out = new ChunkedOutput();
-  private final DataOutputStream data = new DataOutputStream(out);
   private int size;
   private long minTimestamp = Long.MAX_VALUE;
 
@@ -69,27 +71,32 @@ final class EncodedWindowElements<InT> {
   void add(byte[] keyBytes, WindowedValue<InT> element) {
     String recordId = element.getRecordId();
     Long recordOffset = element.getRecordOffset();
+    PaneInfo pane = element.getPaneInfo();
+    boolean paneWritten = !PaneInfo.NO_FIRING.equals(pane);
     int flags =
         (keyBytes != null ? HAS_KEY : 0)
             | (recordId != null ? HAS_RECORD_ID : 0)
             | (recordOffset != null ? HAS_RECORD_OFFSET : 0)
-            | (element.causedByDrain() == CausedByDrain.CAUSED_BY_DRAIN ? CAUSED_BY_DRAIN : 0);
+            | (element.causedByDrain() == CausedByDrain.CAUSED_BY_DRAIN ? CAUSED_BY_DRAIN : 0)
+            | (paneWritten ? HAS_PANE : 0);
     long timestamp = element.getTimestamp().getMillis();
     try {
-      data.writeByte(flags);
+      out.write(flags);
       if (keyBytes != null) {
-        data.writeInt(keyBytes.length);
-        data.write(keyBytes);
+        out.writeInt(keyBytes.length);
+        out.write(keyBytes, 0, keyBytes.length);
       }
-      data.writeLong(timestamp);
-      PaneInfo.PaneInfoCoder.INSTANCE.encode(element.getPaneInfo(), data);
+      out.writeLong(timestamp);
+      if (paneWritten) {
+        PaneInfo.PaneInfoCoder.INSTANCE.encode(pane, out);
+      }
       if (recordId != null) {
-        StringUtf8Coder.of().encode(recordId, data);
+        StringUtf8Coder.of().encode(recordId, out);
       }
       if (recordOffset != null) {
-        data.writeLong(recordOffset);
+        out.writeLong(recordOffset);
       }
-      valueCoder.encode(element.getValue(), data);
+      valueCoder.encode(element.getValue(), out);
     } catch (IOException e) {
       throw new IllegalStateException(
           "Could not encode an element held back for side inputs with its coder " + valueCoder, e);
@@ -101,7 +108,7 @@ final class EncodedWindowElements<InT> {
   /** The held elements in arrival order, decoded one at a time; the group stays as it is. */
   Iterator<HeldElements.Held<InT>> iterator() {
     int held = size;
-    DataInputStream in = new DataInputStream(input());
+    ChunkedInput in = new ChunkedInput(List.copyOf(chunks), out.used);
     return new Iterator<>() {
       private int read;
 
@@ -129,15 +136,16 @@ final class EncodedWindowElements<InT> {
     };
   }
 
-  private HeldElements.Held<InT> decode(DataInputStream in) throws IOException {
-    int flags = in.readUnsignedByte();
+  private HeldElements.Held<InT> decode(ChunkedInput in) throws IOException {
+    int flags = in.readByte();
     byte[] keyBytes = null;
     if ((flags & HAS_KEY) != 0) {
       keyBytes = new byte[in.readInt()];
       in.readFully(keyBytes);
     }
     Instant timestamp = new Instant(in.readLong());
-    PaneInfo pane = PaneInfo.PaneInfoCoder.INSTANCE.decode(in);
+    PaneInfo pane =
+        (flags & HAS_PANE) != 0 ? PaneInfo.PaneInfoCoder.INSTANCE.decode(in) : PaneInfo.NO_FIRING;
     String recordId = (flags & HAS_RECORD_ID) != 0 ? StringUtf8Coder.of().decode(in) : null;
     Long recordOffset = (flags & HAS_RECORD_OFFSET) != 0 ? in.readLong() : null;
     InT value = valueCoder.decode(in);
@@ -148,13 +156,10 @@ final class EncodedWindowElements<InT> {
     return new HeldElements.Held<>(keyBytes, element);
   }
 
-  private InputStream input() {
-    return new ChunkedInput(List.copyOf(chunks), out.used);
-  }
-
   /**
    * Appends to the last chunk, starting a new one (twice as large, up to {@link #MAX_CHUNK}) when
-   * it is full; chunks are never copied, so a large group costs no growth copies.
+   * it is full; chunks are never copied, so a large group costs no growth copies. Coders write to
+   * it directly: a {@code DataOutputStream} in between synchronizes every single-byte write.
    */
   private final class ChunkedOutput extends OutputStream {
     private byte[] current;
@@ -166,6 +171,27 @@ final class EncodedWindowElements<InT> {
         nextChunk();
       }
       current[used++] = (byte) b;
+    }
+
+    void writeInt(int v) {
+      if (current != null && current.length - used >= Integer.BYTES) {
+        byte[] c = current;
+        int p = used;
+        c[p] = (byte) (v >>> 24);
+        c[p + 1] = (byte) (v >>> 16);
+        c[p + 2] = (byte) (v >>> 8);
+        c[p + 3] = (byte) v;
+        used = p + Integer.BYTES;
+      } else {
+        for (int shift = 24; shift >= 0; shift -= 8) {
+          write(v >>> shift);
+        }
+      }
+    }
+
+    void writeLong(long v) {
+      writeInt((int) (v >>> 32));
+      writeInt((int) v);
     }
 
     @Override
@@ -192,38 +218,83 @@ final class EncodedWindowElements<InT> {
 
   /**
    * Reads the chunks in order, the last one up to {@code lastUsed}. Unsynchronized, unlike {@code
-   * ByteArrayInputStream}: coders read a byte at a time.
+   * ByteArrayInputStream}, and with the chunk being read and its end in fields: coders read a byte
+   * at a time.
    */
   private static final class ChunkedInput extends InputStream {
     private final List<byte[]> chunks;
     private final int lastUsed;
-    private int chunk;
+    private int chunk = -1;
+    private byte[] current = new byte[0];
     private int position;
+    private int limit;
 
     ChunkedInput(List<byte[]> chunks, int lastUsed) {
       this.chunks = chunks;
       this.lastUsed = lastUsed;
     }
 
-    private int limit() {
-      return chunk == chunks.size() - 1 ? lastUsed : chunks.get(chunk).length;
-    }
-
-    /** Moves to the next chunk when this one is read; false at the end. */
+    /** Moves to the next chunk with bytes left when this one is read; false at the end. */
     private boolean hasBytes() {
-      while (chunk < chunks.size() && position == limit()) {
+      while (position == limit) {
+        if (chunk + 1 >= chunks.size()) {
+          return false;
+        }
         chunk++;
+        current = chunks.get(chunk);
         position = 0;
+        limit = chunk == chunks.size() - 1 ? lastUsed : current.length;
       }
-      return chunk < chunks.size();
+      return true;
     }
 
     @Override
     public int read() {
-      if (!hasBytes()) {
+      if (position == limit && !hasBytes()) {
         return -1;
       }
-      return chunks.get(chunk)[position++] & 0xff;
+      return current[position++] & 0xff;
+    }
+
+    /** The next byte; an {@link EOFException} at the end. */
+    int readByte() throws IOException {
+      int b = read();
+      if (b < 0) {
+        throw new EOFException("A held element ends early");
+      }
+      return b;
+    }
+
+    int readInt() throws IOException {
+      if (limit - position >= Integer.BYTES) {
+        byte[] c = current;
+        int p = position;
+        position = p + Integer.BYTES;
+        return (c[p] & 0xff) << 24
+            | (c[p + 1] & 0xff) << 16
+            | (c[p + 2] & 0xff) << 8
+            | c[p + 3] & 0xff;
+      }
+      int v = 0;
+      for (int i = 0; i < Integer.BYTES; i++) {
+        v = v << 8 | readByte();
+      }
+      return v;
+    }
+
+    long readLong() throws IOException {
+      return (long) readInt() << 32 | (readInt() & 0xffffffffL);
+    }
+
+    void readFully(byte[] bytes) throws IOException {
+      int done = 0;
+      while (done < bytes.length) {
+        int n = read(bytes, done, bytes.length - done);
+        if (n < 0) {
+          throw new EOFException("A held element ends early");
+        }
+        done += n;
+      }
     }
 
     @Override
@@ -231,11 +302,11 @@ final class EncodedWindowElements<InT> {
       if (length == 0) {
         return 0;
       }
-      if (!hasBytes()) {
+      if (position == limit && !hasBytes()) {
         return -1;
       }
-      int n = Math.min(length, limit() - position);
-      System.arraycopy(chunks.get(chunk), position, bytes, offset, n);
+      int n = Math.min(length, limit - position);
+      System.arraycopy(current, position, bytes, offset, n);
       position += n;
       return n;
     }

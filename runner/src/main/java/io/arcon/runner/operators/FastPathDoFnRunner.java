@@ -1,5 +1,6 @@
 package io.arcon.runner.operators;
 
+import io.arcon.runner.state.WindowHash;
 import java.lang.reflect.Field;
 import java.util.Collection;
 import java.util.HashSet;
@@ -323,6 +324,16 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
     /** Bit i: timer {@code i} was handed to the current call. */
     private int timersInUse;
 
+    /**
+     * The side-input window the last side-input read mapped its view and main window to: elements
+     * in a row mostly share both, and a window mapping (a {@code FixedWindows} assignment) is not
+     * free. A mapping function is a function of the main window alone.
+     */
+    private PCollectionView<?> lastSideInputView;
+
+    private BoundedWindow lastMainWindow;
+    private BoundedWindow lastSideWindow;
+
     void release() {
       element = null;
       window = null;
@@ -365,7 +376,7 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
 
     private StateNamespace namespace() {
       BoundedWindow current = window();
-      if (current != namespaceWindow && !current.equals(namespaceWindow)) {
+      if (!WindowHash.same(current, namespaceWindow)) {
         namespace = StateNamespaces.window(windowCoder, current);
         namespaceWindow = current;
       }
@@ -430,10 +441,15 @@ final class FastPathDoFnRunner<InT, OutT> implements DoFnRunner<InT, OutT> {
     /** The view's value in the side-input window of the element's one window. */
     <T> T sideInput(PCollectionView<T> view) {
       BoundedWindow mainWindow = window();
-      if (!sideInputReader.contains(view)) {
-        throw new IllegalArgumentException("calling sideInput() with unknown view");
+      if (view != lastSideInputView || !WindowHash.same(mainWindow, lastMainWindow)) {
+        if (!sideInputReader.contains(view)) {
+          throw new IllegalArgumentException("calling sideInput() with unknown view");
+        }
+        lastSideWindow = view.getWindowMappingFn().getSideInputWindow(mainWindow);
+        lastSideInputView = view;
+        lastMainWindow = mainWindow;
       }
-      return sideInputReader.get(view, view.getWindowMappingFn().getSideInputWindow(mainWindow));
+      return sideInputReader.get(view, lastSideWindow);
     }
 
     @Override

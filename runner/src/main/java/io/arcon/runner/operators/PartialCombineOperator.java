@@ -52,7 +52,7 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
       return o instanceof Slot s
           && hash == s.hash
           && key.equals(s.key)
-          && (window == s.window || window.equals(s.window));
+          && WindowHash.same(window, s.window);
     }
 
     @Override
@@ -75,6 +75,11 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
 
   private final Map<Slot, Partial<K, AccT>> table = new HashMap<>();
   private final boolean keyIsStructural;
+
+  /** The key of the element before, by identity, and its encoding (when keys are encoded). */
+  private K lastKey;
+
+  private Object lastStructuralKey;
 
   /** No buffered partial is earlier than this (a conservative hold, reset on flush). */
   private long minTimestamp = Long.MAX_VALUE;
@@ -102,8 +107,18 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
     WindowedValue<KV<K, InT>> value = (WindowedValue<KV<K, InT>>) element;
     K key = value.getValue().getKey();
     // Keys group by their encoding; a coder consistent with equals lets the key itself stand in.
-    Object structuralKey =
-        keyIsStructural ? key : ByteBuffer.wrap(CoderUtils.encodeToByteArray(keyCoder, key));
+    Object structuralKey;
+    if (keyIsStructural) {
+      structuralKey = key;
+    } else if (key == lastKey && lastStructuralKey != null) {
+      // The same key object as the element before (a global combine's one null key, every
+      // element): its encoding is known, and elements are immutable.
+      structuralKey = lastStructuralKey;
+    } else {
+      structuralKey = ByteBuffer.wrap(CoderUtils.encodeToByteArray(keyCoder, key));
+      lastKey = key;
+      lastStructuralKey = structuralKey;
+    }
     minTimestamp = Math.min(minTimestamp, value.getTimestamp().getMillis());
     metrics.scoped(() -> addInput(key, structuralKey, value));
     if (table.size() >= MAX_ENTRIES) {

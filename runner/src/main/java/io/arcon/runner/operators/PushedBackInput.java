@@ -1,6 +1,7 @@
 package io.arcon.runner.operators;
 
 import io.arcon.runner.operators.snapshot.SnapshotWriter;
+import io.arcon.runner.state.WindowHash;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -51,6 +52,13 @@ final class PushedBackInput<InT> {
 
   private EncodedWindowElements<InT> lastGroup;
 
+  /**
+   * The window last found ready, or null. Readiness never goes back (side inputs only gain panes
+   * and watermark), and consecutive elements mostly share a window, so the next element of that
+   * window is processed without mapping it to its side-input windows and looking those up again.
+   */
+  private BoundedWindow lastReadyWindow;
+
   private int size;
   private long hold = Long.MAX_VALUE;
 
@@ -81,9 +89,14 @@ final class PushedBackInput<InT> {
 
   private void offerInWindow(
       byte[] keyBytes, WindowedValue<InT> element, BoundedWindow window, Processor<InT> processor) {
+    if (WindowHash.same(lastReadyWindow, window)) {
+      processor.process(keyBytes, element);
+      return;
+    }
     EncodedWindowElements<InT> group = heldGroup(window);
     if (group == null) {
       if (isReady(window)) {
+        lastReadyWindow = window;
         processor.process(keyBytes, element);
         return;
       }
@@ -94,7 +107,7 @@ final class PushedBackInput<InT> {
 
   /** The group of elements held in {@code window}, or null when it holds none. */
   private EncodedWindowElements<InT> heldGroup(BoundedWindow window) {
-    if (lastWindow != null && (lastWindow == window || lastWindow.equals(window))) {
+    if (WindowHash.same(lastWindow, window)) {
       return lastGroup;
     }
     EncodedWindowElements<InT> group = byWindow.get(window);

@@ -2,6 +2,7 @@ package io.arcon.runner.operators;
 
 import io.arcon.runner.operators.snapshot.SnapshotReader;
 import io.arcon.runner.operators.snapshot.SnapshotWriter;
+import io.arcon.runner.state.WindowHash;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -146,7 +147,7 @@ final class SideInputReadiness implements ReadyCheckingSideInputReader {
   @Override
   @SuppressWarnings("unchecked")
   public <T> T get(PCollectionView<T> view, BoundedWindow window) {
-    if (lastView == view && (lastWindow == window || lastWindow.equals(window))) {
+    if (lastView == view && WindowHash.same(lastWindow, window)) {
       return (T) lastValue;
     }
     Map<BoundedWindow, Object> read = values.computeIfAbsent(view, v -> new HashMap<>());
@@ -174,6 +175,12 @@ final class SideInputReadiness implements ReadyCheckingSideInputReader {
 
   @Override
   public <T> boolean contains(PCollectionView<T> view) {
+    // Asked on every side-input read: the handler's answer compares views by their tags' strings.
+    for (PCollectionView<?> v : views) {
+      if (v == view) {
+        return true;
+      }
+    }
     return handler.contains(view);
   }
 

@@ -5,8 +5,8 @@ import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 
 /**
- * A window's hash for the runner's own tables (state cells, timers, partial combines), consistent
- * with the window's {@code equals}.
+ * A window's hash, and a quick equality, for the runner's own tables (state cells, timers, partial
+ * combines), consistent with the window's {@code equals}.
  *
  * <p>An interval window's (subclasses too) comes from its bounds, which equal windows share, so no
  * {@code hashCode} runs: {@code IntervalWindow}'s computes a modular inverse in a loop, and a
@@ -26,5 +26,27 @@ public final class WindowHash {
       return (int) (h ^ (h >>> 32));
     }
     return window.hashCode();
+  }
+
+  /**
+   * Whether {@code a} equals {@code b} (either may be null). Two plain interval windows are
+   * compared by their bounds' millis: {@code IntervalWindow.equals} goes through Joda's instant
+   * conversion for each bound, and the runner compares every element's window with the one before
+   * it.
+   */
+  public static boolean same(BoundedWindow a, BoundedWindow b) {
+    if (a == b) {
+      return true;
+    }
+    if (a == null || b == null) {
+      return false;
+    }
+    if (a.getClass() == IntervalWindow.class && b.getClass() == IntervalWindow.class) {
+      IntervalWindow x = (IntervalWindow) a;
+      IntervalWindow y = (IntervalWindow) b;
+      return x.start().getMillis() == y.start().getMillis()
+          && x.end().getMillis() == y.end().getMillis();
+    }
+    return a.equals(b);
   }
 }

@@ -13,7 +13,10 @@ import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** {@link WindowHash} agrees with every window's {@code equals} and spreads interval windows. */
+/**
+ * {@link WindowHash} agrees with every window's {@code equals}, in its hash and its equality, and
+ * spreads interval windows.
+ */
 class WindowHashTest {
 
   /** An interval window with one more field, as Nexmark's auction windows are. */
@@ -59,6 +62,34 @@ class WindowHashTest {
           }
         };
     assertEquals(other.hashCode(), WindowHash.of(other));
+  }
+
+  @Test
+  void sameAgreesWithEquals() {
+    Random random = new Random(11);
+    for (int i = 0; i < 10_000; i++) {
+      long start = random.nextInt(200) - 100;
+      long end = start + 1 + random.nextInt(3);
+      BoundedWindow a = window(random, start, end);
+      BoundedWindow b = window(random, start + random.nextInt(2), end + random.nextInt(2));
+      assertEquals(a.equals(b), WindowHash.same(a, b), a + " and " + b);
+      assertEquals(b.equals(a), WindowHash.same(b, a), b + " and " + a);
+      assertEquals(true, WindowHash.same(a, a));
+      assertEquals(false, WindowHash.same(a, null));
+      assertEquals(false, WindowHash.same(null, a));
+    }
+    assertEquals(true, WindowHash.same(null, null));
+    assertEquals(true, WindowHash.same(GlobalWindow.INSTANCE, GlobalWindow.INSTANCE));
+    assertEquals(
+        false,
+        WindowHash.same(GlobalWindow.INSTANCE, new IntervalWindow(new Instant(0), new Instant(1))));
+  }
+
+  /** A plain interval window or, with the same bounds, one with a tag of 0 or 1. */
+  private static BoundedWindow window(Random random, long start, long end) {
+    return random.nextBoolean()
+        ? new IntervalWindow(new Instant(start), new Instant(end))
+        : new TaggedWindow(start, end, random.nextInt(2));
   }
 
   @Test
