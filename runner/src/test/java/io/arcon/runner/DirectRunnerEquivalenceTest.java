@@ -37,6 +37,7 @@ import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Sum;
 import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.transforms.windowing.AfterPane;
+import org.apache.beam.sdk.transforms.windowing.AfterProcessingTime;
 import org.apache.beam.sdk.transforms.windowing.AfterWatermark;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.FixedWindows;
@@ -122,6 +123,49 @@ class DirectRunnerEquivalenceTest {
                 .withAllowedLateness(Duration.standardSeconds(20))
                 .accumulatingFiredPanes())
         .apply(Count.perElement())
+        .apply(
+            MapElements.into(TypeDescriptors.strings())
+                .via(kv -> kv.getKey() + "=" + kv.getValue()));
+  }
+
+  /**
+   * Sums per key under early and late firings by processing time: a combine ArconRunner lifts
+   * (partials before the shuffle), whose panes must hold what they hold without lifting.
+   */
+  static PCollection<String> liftedSumsWithProcessingTimeFirings(Pipeline p) {
+    Duration delay = Duration.standardSeconds(5);
+    TestStream<String> stream =
+        TestStream.create(StringUtf8Coder.of())
+            .addElements(
+                TimestampedValue.of("a", new Instant(1_000)),
+                TimestampedValue.of("bb", new Instant(2_000)),
+                TimestampedValue.of("a", new Instant(3_000)))
+            .advanceProcessingTime(Duration.standardSeconds(6)) // early panes: a=2, bb=2
+            .addElements(
+                TimestampedValue.of("a", new Instant(4_000)),
+                TimestampedValue.of("ccc", new Instant(12_000)))
+            .advanceWatermarkTo(new Instant(11_000)) // on time: a=3, bb=2
+            .addElements(TimestampedValue.of("a", new Instant(5_000))) // late, within lateness
+            .advanceProcessingTime(Duration.standardSeconds(6)) // late pane a=4, early ccc=3
+            .advanceWatermarkTo(new Instant(40_000))
+            .addElements(TimestampedValue.of("a", new Instant(6_000))) // too late: dropped
+            .advanceWatermarkToInfinity();
+    return p.apply(stream)
+        .apply(
+            Window.<String>into(FixedWindows.of(Duration.standardSeconds(10)))
+                .triggering(
+                    AfterWatermark.pastEndOfWindow()
+                        .withEarlyFirings(
+                            AfterProcessingTime.pastFirstElementInPane().plusDelayOf(delay))
+                        .withLateFirings(
+                            AfterProcessingTime.pastFirstElementInPane().plusDelayOf(delay)))
+                .withAllowedLateness(Duration.standardSeconds(20))
+                .accumulatingFiredPanes())
+        .apply(
+            MapElements.into(
+                    TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
+                .via(u -> KV.of(u, (long) u.length())))
+        .apply(Sum.longsPerKey())
         .apply(
             MapElements.into(TypeDescriptors.strings())
                 .via(kv -> kv.getKey() + "=" + kv.getValue()));
@@ -268,6 +312,9 @@ class DirectRunnerEquivalenceTest {
             Map.entry(
                 "early/late firings",
                 DirectRunnerEquivalenceTest::windowedCountsWithEarlyAndLateFirings),
+            Map.entry(
+                "lifted sums, processing-time firings",
+                DirectRunnerEquivalenceTest::liftedSumsWithProcessingTimeFirings),
             Map.entry("sliding sums", DirectRunnerEquivalenceTest::slidingSums),
             Map.entry("sessions", DirectRunnerEquivalenceTest::sessions),
             Map.entry("side input", DirectRunnerEquivalenceTest::sideInputShares),

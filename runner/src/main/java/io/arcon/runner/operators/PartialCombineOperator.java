@@ -23,8 +23,10 @@ import org.joda.time.Instant;
  * The pre-shuffle half of a lifted {@code Combine.perKey}: folds inputs into one accumulator per
  * (key, window) so that only accumulators cross the shuffle. Accumulators are flushed when the
  * table grows large, before the watermark advances (their timestamps must not be overtaken), before
- * an epoch's snapshot (they are not in it) and at the end of input. Only used for non-merging
- * windows with the default trigger, where early combining cannot change what the trigger sees.
+ * an epoch's snapshot (they are not in it) and at the end of input; under a trigger other than the
+ * default one also at the end of every bundle and before processing time advances. Only used for
+ * non-merging windows and triggers that fire the same on partials as on elements (the translator's
+ * {@code LiftableTriggers}: no element counts).
  */
 public final class PartialCombineOperator<K, InT, AccT> implements Operator {
   private static final int MAX_ENTRIES = 100_000;
@@ -76,6 +78,13 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
   private final Map<Slot, Partial<K, AccT>> table = new HashMap<>();
   private final boolean keyIsStructural;
 
+  /**
+   * Whether partials go downstream at the end of every bundle and before processing time advances:
+   * under a trigger other than the default one a pane may fire before the watermark moves (early
+   * firings by processing time), and it must see what its input has processed so far.
+   */
+  private final boolean flushEveryBundle;
+
   /** The key of the element before, by identity, and its encoding (when keys are encoded). */
   private K lastKey;
 
@@ -88,12 +97,14 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
       Combine.CombineFn<InT, AccT, ?> combineFn,
       Coder<K> keyCoder,
       TimestampCombiner timestampCombiner,
+      boolean flushEveryBundle,
       OperatorMetrics metrics) {
     this.combineFn = combineFn;
     this.keyCoder = keyCoder;
     this.timestampCombiner = timestampCombiner;
     this.metrics = metrics.forInstance();
     this.keyIsStructural = keyCoder.consistentWithEquals();
+    this.flushEveryBundle = flushEveryBundle;
   }
 
   @Override
@@ -167,6 +178,20 @@ public final class PartialCombineOperator<K, InT, AccT> implements Operator {
   @Override
   public void advanceWatermark(long watermark) throws Exception {
     flush();
+  }
+
+  @Override
+  public void finishBundle() throws Exception {
+    if (flushEveryBundle) {
+      flush();
+    }
+  }
+
+  @Override
+  public void advanceProcessingTime(long nowMillis) throws Exception {
+    if (flushEveryBundle) {
+      flush();
+    }
   }
 
   @Override

@@ -7,10 +7,11 @@ import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.util.AppliedCombineFn;
 
 /**
- * Runs a {@link Combine.PerKey} that cannot be lifted (a trigger other than the default, or merging
- * windows) as one {@code GroupByKeyOperator} that adds each element to its window's accumulator
- * ({@link SystemReduceFn#combining}), instead of buffering every element and combining them when a
- * pane fires. runners-core's trigger, lateness and merge handling are the same as a GroupByKey's
+ * Runs a {@link Combine.PerKey} that cannot be lifted (merging windows, or a trigger that counts
+ * elements or follows synchronized processing time, see {@link LiftableTriggers}) as one {@code
+ * GroupByKeyOperator} that adds each element to its window's accumulator ({@link
+ * SystemReduceFn#combining}), instead of buffering every element and combining them when a pane
+ * fires. runners-core's trigger, lateness and merge handling are the same as a GroupByKey's
  * (merging windows merge accumulators), and the output is what GroupByKey then
  * Combine.GroupedValues give, as Beam's Flink runner does it. A combine with side inputs is
  * expanded into its GroupByKey.

@@ -26,8 +26,12 @@ final class LiftedCombineTranslator implements TransformTranslator {
 
   /**
    * Whether the Combine.PerKey runs as a partial combine plus one keyed merge (stateful under the
-   * composite's name) instead of being expanded into its GroupByKey. The default trigger it needs
-   * never uses synchronized processing time, so a lifted combine never needs it either.
+   * composite's name) instead of being expanded into its GroupByKey: non-merging windows and a
+   * trigger that fires the same on partials as on elements ({@link LiftableTriggers}: watermark and
+   * processing-time triggers, not element counts). Those triggers never use synchronized processing
+   * time, so a lifted combine never needs it either. Under a trigger other than the default one the
+   * partials go downstream at every bundle's end, so that a pane fired by processing time holds
+   * what the input has processed.
    */
   @Override
   public boolean canTranslate(TransformHierarchy.Node node) {
@@ -36,7 +40,7 @@ final class LiftedCombineTranslator implements TransformTranslator {
       return false;
     }
     WindowingStrategy<?, ?> ws = TransformNodes.onlyInput(node).getWindowingStrategy();
-    return ws.getWindowFn().isNonMerging() && ws.getTrigger() instanceof DefaultTrigger;
+    return ws.getWindowFn().isNonMerging() && LiftableTriggers.allows(ws.getTrigger());
   }
 
   @Override
@@ -64,6 +68,7 @@ final class LiftedCombineTranslator implements TransformTranslator {
                     SerializableUtils.clone(fn),
                     kv.getKeyCoder(),
                     ws.getTimestampCombiner(),
+                    !(ws.getTrigger() instanceof DefaultTrigger),
                     partialMetrics),
             input);
     partial.declareOutputs(1);

@@ -90,6 +90,49 @@ class PartialCombineOperatorTest {
     assertEquals(11L, kv.getValue()[0]);
   }
 
+  @Test
+  void theSameKeyObjectAgainAndAnEqualOneShareAPartialAndAnotherKeyDoesNot() throws Exception {
+    PartialCombineOperator<byte[], Long, long[]> op = open(ByteArrayCoder.of());
+    byte[] key = {7};
+    op.processElement(0, value(key, 1L, 0, GlobalWindow.INSTANCE));
+    op.processElement(0, value(key, 2L, 0, GlobalWindow.INSTANCE));
+    op.processElement(0, value(new byte[] {8}, 4L, 0, GlobalWindow.INSTANCE));
+    op.processElement(0, value(new byte[] {7}, 8L, 0, GlobalWindow.INSTANCE));
+    op.endOfInput();
+    Map<Byte, Long> sums = new HashMap<>();
+    for (Object element : emitted) {
+      @SuppressWarnings("unchecked")
+      KV<byte[], long[]> kv = (KV<byte[], long[]>) ((WindowedValue<?>) element).getValue();
+      sums.put(kv.getKey()[0], kv.getValue()[0]);
+    }
+    assertEquals(Map.of((byte) 7, 11L, (byte) 8, 4L), sums);
+  }
+
+  @Test
+  void underATriggerPartialsLeaveAtEveryBundleEndAndProcessingTimeAdvance() throws Exception {
+    PartialCombineOperator<String, Long, long[]> held = open(StringUtf8Coder.of(), false);
+    held.processElement(0, value("a", 1L, 0, GlobalWindow.INSTANCE));
+    held.finishBundle();
+    held.advanceProcessingTime(1_000);
+    assertTrue(emitted.isEmpty(), "under the default trigger partials wait for the watermark");
+    held.advanceWatermark(0);
+    assertEquals(1, emitted.size());
+    emitted.clear();
+
+    PartialCombineOperator<String, Long, long[]> op = open(StringUtf8Coder.of(), true);
+    op.processElement(0, value("a", 1L, 0, GlobalWindow.INSTANCE));
+    op.processElement(0, value("a", 2L, 0, GlobalWindow.INSTANCE));
+    op.finishBundle();
+    assertEquals(1, emitted.size(), "the bundle's partial left at its end");
+    op.processElement(0, value("a", 4L, 0, GlobalWindow.INSTANCE));
+    op.advanceProcessingTime(1_000);
+    assertEquals(2, emitted.size(), "and before processing time moved on");
+    @SuppressWarnings("unchecked")
+    KV<String, long[]> second = (KV<String, long[]>) ((WindowedValue<?>) emitted.get(1)).getValue();
+    assertEquals(4L, second.getValue()[0]);
+    assertEquals(Long.MAX_VALUE, op.outputWatermarkHold());
+  }
+
   /** Sums, reporting each input it adds and each accumulator it compacts. */
   static final class ReportingSum extends Combine.BinaryCombineLongFn {
     private final Counter added = Metrics.counter(ReportingSum.class, "added");
@@ -126,6 +169,7 @@ class PartialCombineOperatorTest {
             new ReportingSum(),
             StringUtf8Coder.of(),
             TimestampCombiner.EARLIEST,
+            false,
             new OperatorMetrics(stepMap, "Sum"));
     op.open(context);
     MetricsContainerImpl outer = threadContainer.container();
@@ -146,11 +190,17 @@ class PartialCombineOperatorTest {
 
   private <K> PartialCombineOperator<K, Long, long[]> open(
       org.apache.beam.sdk.coders.Coder<K> keyCoder) {
+    return open(keyCoder, false);
+  }
+
+  private <K> PartialCombineOperator<K, Long, long[]> open(
+      org.apache.beam.sdk.coders.Coder<K> keyCoder, boolean flushEveryBundle) {
     PartialCombineOperator<K, Long, long[]> op =
         new PartialCombineOperator<>(
             Sum.ofLongs(),
             keyCoder,
             TimestampCombiner.EARLIEST,
+            flushEveryBundle,
             new OperatorMetrics(new MetricsContainerStepMap(), "partial"));
     op.open(context);
     return op;
