@@ -43,6 +43,7 @@ import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.FixedWindows;
 import org.apache.beam.sdk.transforms.windowing.Sessions;
 import org.apache.beam.sdk.transforms.windowing.SlidingWindows;
+import org.apache.beam.sdk.transforms.windowing.Trigger;
 import org.apache.beam.sdk.transforms.windowing.Window;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
@@ -115,13 +116,10 @@ class DirectRunnerEquivalenceTest {
             .advanceWatermarkToInfinity();
     return p.apply(stream)
         .apply(
-            Window.<String>into(FixedWindows.of(Duration.standardSeconds(10)))
-                .triggering(
-                    AfterWatermark.pastEndOfWindow()
-                        .withEarlyFirings(AfterPane.elementCountAtLeast(2))
-                        .withLateFirings(AfterPane.elementCountAtLeast(1)))
-                .withAllowedLateness(Duration.standardSeconds(20))
-                .accumulatingFiredPanes())
+            tenSecondWindowsFiring(
+                AfterWatermark.pastEndOfWindow()
+                    .withEarlyFirings(AfterPane.elementCountAtLeast(2))
+                    .withLateFirings(AfterPane.elementCountAtLeast(1))))
         .apply(Count.perElement())
         .apply(
             MapElements.into(TypeDescriptors.strings())
@@ -150,17 +148,28 @@ class DirectRunnerEquivalenceTest {
             .advanceWatermarkTo(new Instant(40_000))
             .addElements(TimestampedValue.of("a", new Instant(6_000))) // too late: dropped
             .advanceWatermarkToInfinity();
-    return p.apply(stream)
-        .apply(
-            Window.<String>into(FixedWindows.of(Duration.standardSeconds(10)))
-                .triggering(
+    return sumsOfLengthsPerUser(
+        p.apply(stream)
+            .apply(
+                tenSecondWindowsFiring(
                     AfterWatermark.pastEndOfWindow()
                         .withEarlyFirings(
                             AfterProcessingTime.pastFirstElementInPane().plusDelayOf(delay))
                         .withLateFirings(
-                            AfterProcessingTime.pastFirstElementInPane().plusDelayOf(delay)))
-                .withAllowedLateness(Duration.standardSeconds(20))
-                .accumulatingFiredPanes())
+                            AfterProcessingTime.pastFirstElementInPane().plusDelayOf(delay)))));
+  }
+
+  /** 10 s fixed windows fired by {@code trigger}, 20 s allowed lateness, accumulating panes. */
+  private static Window<String> tenSecondWindowsFiring(Trigger trigger) {
+    return Window.<String>into(FixedWindows.of(Duration.standardSeconds(10)))
+        .triggering(trigger)
+        .withAllowedLateness(Duration.standardSeconds(20))
+        .accumulatingFiredPanes();
+  }
+
+  /** {@code user=sum of its names' lengths} per window (a Sum ArconRunner lifts). */
+  private static PCollection<String> sumsOfLengthsPerUser(PCollection<String> users) {
+    return users
         .apply(
             MapElements.into(
                     TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
@@ -172,19 +181,12 @@ class DirectRunnerEquivalenceTest {
   }
 
   static PCollection<String> slidingSums(Pipeline p) {
-    return source(p)
-        .apply(
-            Window.into(
-                SlidingWindows.of(Duration.standardSeconds(30))
-                    .every(Duration.standardSeconds(10))))
-        .apply(
-            MapElements.into(
-                    TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
-                .via(u -> KV.of(u, (long) u.length())))
-        .apply(Sum.longsPerKey())
-        .apply(
-            MapElements.into(TypeDescriptors.strings())
-                .via(kv -> kv.getKey() + "=" + kv.getValue()));
+    return sumsOfLengthsPerUser(
+        source(p)
+            .apply(
+                Window.into(
+                    SlidingWindows.of(Duration.standardSeconds(30))
+                        .every(Duration.standardSeconds(10)))));
   }
 
   static PCollection<String> sessions(Pipeline p) {
