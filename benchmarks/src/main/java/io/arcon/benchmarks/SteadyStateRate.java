@@ -13,6 +13,12 @@ import java.util.List;
  * that start is a third of the time, so a whole-run ratio says as much about the start as about the
  * per-element work a long-running job is made of. Both figures are reported; the steady one is what
  * a job that runs for hours sees.
+ *
+ * <p>The pairs are measured only once the JIT compilers have settled: every benchmark runs one
+ * short run, not measured, between its warm-up and its first pair. On two cores the compilers were
+ * still busy in the first run after a 4M-element warm-up (ArconRunner's 5M-element
+ * per-element-state run took 1.5 s there and 0.7–0.9 s afterwards), which shortened only the short
+ * run of the first pair and made its steady rate look up to twice what it was.
  */
 public final class SteadyStateRate {
 

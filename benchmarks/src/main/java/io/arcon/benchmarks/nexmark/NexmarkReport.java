@@ -112,8 +112,9 @@ final class NexmarkReport {
   private static void appendSteadyState(
       StringBuilder out, List<Integer> queries, List<Measurement> measurements) {
     out.append(
-        "steady state: each measured run was preceded by a run of a quarter of its events;"
-            + " steady events/s = (events - events/4) / (measured s - short s), which leaves out"
+        "steady state: each measured run was preceded by a run of a quarter of its events (and"
+            + " the first round by one more such run, not measured, so the JIT compilers have"
+            + " settled); steady events/s = (events - events/4) / (measured s - short s), which leaves out"
             + " what starting and stopping cost (a local Flink MiniCluster about 0.9 s here);"
             + " n/a where no round's long run took longer than its short run\n");
     out.append(

@@ -39,9 +39,10 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  * build) in place of our rocksdbjni. Runs go in rounds over all configurations, so a drift of the
  * machine touches all alike. Reports best and mean elements/s and ArconRunner ÷ Flink per backend,
  * for whole runs (start and stop included) and, with {@code --steadyState} (the default), in steady
- * state: each child also runs a quarter of the elements before its measured run, and the rate of
- * the elements beyond that short run leaves out what starting and stopping cost ({@link
- * SteadyStateRate}; a Flink MiniCluster's start is about 0.9 s here).
+ * state: each child also runs a quarter of the elements before its measured run (twice; the first
+ * of the two, right after the warm-up, still carries the JIT compilers' work and is not measured),
+ * and the rate of the elements beyond that short run leaves out what starting and stopping cost
+ * ({@link SteadyStateRate}; a Flink MiniCluster's start is about 0.9 s here).
  */
 public final class PerElementStateBenchmark {
 
@@ -206,7 +207,8 @@ public final class PerElementStateBenchmark {
       out.append(
           String.format(
               Locale.ROOT,
-              "steady state: each child also ran %,d elements before its measured run; steady el/s"
+              "steady state: each child also ran %,d elements before its measured run (after an"
+                  + " unmeasured run of as many, which settles the JIT); steady el/s"
                   + " = (%,d - %,d) / (measured s - short s), start and stop costs left out%n",
               shortElements,
               options.getElements(),
