@@ -26,9 +26,8 @@ import org.joda.time.Instant;
  * <p>Holding pays only when cells come back within a bundle: when they do not (sessions of 10k keys
  * at a thousand elements per bundle), the later write misses the CPU caches the read had just
  * filled, and holding cost about a twentieth of such a GroupByKey's throughput. So the cache
- * watches how often a bundle's elements find their cell held, and holds only while at least {@value
- * #HOLD_PERCENT}% do; while it does not, it holds one bundle in {@value #PROBE_EVERY} to look
- * again.
+ * watches how often a bundle's elements find their cell held, and holds only while enough do
+ * ({@link BundleRepeats}).
  *
  * <p>Only the element path uses it; the owner writes it back before anything else reads the cells
  * (its timers included), so the cells and this cache never disagree where they are read.
@@ -81,15 +80,6 @@ final class BundleCellCache<K, V> {
     }
   }
 
-  /** Below this share of elements finding their cell held, a bundle's cells are not held. */
-  static final int HOLD_PERCENT = 25;
-
-  /** While not holding, every this many bundles one holds, to measure again. */
-  static final int PROBE_EVERY = 8;
-
-  /** A bundle with fewer elements than this does not change whether cells are held. */
-  static final int MIN_SAMPLE = 64;
-
   private final HashMap<Entry<K, V>, Entry<K, V>> entries = new HashMap<>();
 
   /** Entries in the order their cells were first read in the bundle (write-back order). */
@@ -97,10 +87,8 @@ final class BundleCellCache<K, V> {
 
   private Entry<K, V> last;
 
-  private boolean holding = true;
-  private int bundlesNotHeld;
-  private int lookups;
-  private int hits;
+  /** Whether this bundle holds cells, from how often the elements of earlier ones found theirs. */
+  private final BundleRepeats repeats = new BundleRepeats();
 
   /**
    * The entry of the cell of {@code encodedKey} (and {@code window}, or null for a per-key cell),
@@ -109,14 +97,14 @@ final class BundleCellCache<K, V> {
    * then sets its value and the cause of its change; the entry is written back as it is then.
    */
   Entry<K, V> entry(byte[] encodedKey, Object window, K key) {
-    lookups++;
-    if (!holding) {
+    if (!repeats.isOn()) {
+      repeats.count(1, 0);
       return null;
     }
     // Consecutive elements of one cell (a hot key) skip the hash.
     Entry<K, V> recent = last;
     if (recent != null && recent.isOf(encodedKey, window)) {
-      hits++;
+      repeats.count(1, 1);
       return recent;
     }
     int hash = ByteKeyHash.hash(encodedKey) ^ (window == null ? 0 : window.hashCode() * 0x9E3779B9);
@@ -126,8 +114,9 @@ final class BundleCellCache<K, V> {
       entry = probe;
       entry.key = key;
       order.add(entry);
+      repeats.count(1, 0);
     } else {
-      hits++;
+      repeats.count(1, 1);
     }
     last = entry;
     return entry;
@@ -155,7 +144,7 @@ final class BundleCellCache<K, V> {
 
   /** Whether the coming bundle's cells are held ({@link #entry} returns null otherwise). */
   boolean isHolding() {
-    return holding;
+    return repeats.isOn();
   }
 
   /**
@@ -163,7 +152,7 @@ final class BundleCellCache<K, V> {
    * empties the cache and decides from the bundle that ends whether the next one holds its cells.
    */
   void writeBack(Consumer<Entry<K, V>> writer) {
-    endBundle();
+    repeats.endBundle();
     if (order.isEmpty()) {
       return;
     }
@@ -176,19 +165,6 @@ final class BundleCellCache<K, V> {
       if (entry.read) { // else its element failed before reading it: nothing changed
         writer.accept(entry);
       }
-    }
-  }
-
-  private void endBundle() {
-    if (lookups >= MIN_SAMPLE) {
-      if (holding) {
-        holding = hits * 100L >= (long) lookups * HOLD_PERCENT;
-        bundlesNotHeld = 0;
-      } else if (++bundlesNotHeld >= PROBE_EVERY) {
-        holding = true;
-      }
-      lookups = 0;
-      hits = 0;
     }
   }
 }

@@ -44,7 +44,7 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
   private ElementCount[] outputCount;
 
   /** The due timers of a firing round, by key; reused. */
-  private final DueTimersByKey dueTimers = new DueTimersByKey();
+  private final GroupedByKey<KeyedTimer> dueTimers = new GroupedByKey<>();
 
   /** Whether {@link #fireDue} runs with {@link #dueTimers}. */
   private boolean firing;
@@ -107,14 +107,29 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
     processKeyedElement(key, value);
   }
 
+  /** Makes {@code key} (encoded as {@code keyBytes}) current for an element at {@code time}. */
+  protected final void makeCurrent(byte[] keyBytes, K key, Instant time) {
+    keyed.setCurrentKey(keyBytes, key, time);
+    keyed.followProcessingClock(processingClock);
+    keyed.followSynchronizedClock(synchronizedClock);
+  }
+
   /** One element, its key current in {@link #keyed} and the clocks set. */
   protected abstract void processKeyedElement(K key, WindowedValue<KV<K, InT>> value);
+
+  /**
+   * Processes the elements the subclass held back to process by key: called before the watermark or
+   * processing time moves, at the end of each bundle and before a snapshot, so that the held
+   * elements see the time they came at and timers, snapshots and the next bundle find them done.
+   */
+  protected void processHeldElements() {}
 
   /** Every due timer of one key (current in {@link #keyed}), in firing order. */
   protected abstract void onTimers(K key, List<TimerData> timers);
 
   @Override
   public final void advanceWatermark(long watermark) {
+    processHeldElements();
     if (watermark <= inputWatermark) {
       return;
     }
@@ -152,6 +167,7 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
 
   @Override
   public final void advanceProcessingTime(long nowMillis) {
+    processHeldElements();
     long synchronizedMillis = context.currentSynchronizedProcessingTime();
     keyed.setWatermarks(inputWatermark, new Instant(nowMillis), new Instant(synchronizedMillis));
     // Triggers fire once (synchronized) processing time is strictly after their delay
@@ -171,21 +187,21 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
   private void fireDue(Supplier<KeyedTimer> poll) {
     // Firing emits downstream and never comes back here, but a fresh grouping keeps it safe if a
     // future path does.
-    DueTimersByKey byKey = firing ? new DueTimersByKey() : dueTimers;
+    GroupedByKey<KeyedTimer> byKey = firing ? new GroupedByKey<>() : dueTimers;
     firing = true;
     try {
       while (true) {
         KeyedTimer timer;
         while ((timer = poll.get()) != null) {
-          byKey.add(timer);
+          byKey.add(timer.encodedKey(), timer);
         }
         if (byKey.isEmpty()) {
           return;
         }
         writeBackHeldState();
         for (int k = 0; k < byKey.keys(); k++) {
-          K key = keyed.setCurrentKeyForTimer(byKey.lastTimerOf(k));
-          onTimers(key, byKey.timersOf(k));
+          K key = keyed.setCurrentKeyForTimer(byKey.lastOf(k));
+          onTimers(key, byKey.itemsOf(k, KeyedTimer::timer));
         }
         byKey.clear();
       }
@@ -231,6 +247,7 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
 
   @Override
   public void finishBundle() {
+    processHeldElements();
     writeBackHeldState();
     // Panes fired by elements (counts) released their holds.
     updateOutputWatermarkIfKnown();
@@ -243,6 +260,7 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
    */
   @Override
   public final void snapshotState(OperatorSnapshot snapshot) {
+    processHeldElements();
     writeBackHeldState();
     keyed.snapshot(snapshot, inputWatermark);
   }

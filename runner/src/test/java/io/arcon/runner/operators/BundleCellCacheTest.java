@@ -83,7 +83,7 @@ class BundleCellCacheTest {
     cache.writeBack(e -> {});
     assertFalse(cache.isHolding());
     // Not held: the caller writes; after PROBE_EVERY - 1 such bundles still not held.
-    for (int bundle = 1; bundle < BundleCellCache.PROBE_EVERY; bundle++) {
+    for (int bundle = 1; bundle < BundleRepeats.PROBE_EVERY; bundle++) {
       for (int i = 0; i < 100; i++) {
         assertNull(cache.entry(key("k" + i), null, "k" + i));
       }
@@ -108,13 +108,13 @@ class BundleCellCacheTest {
   void bundlesShorterThanTheSampleAreJudgedTogether() {
     BundleCellCache<String, String> cache = new BundleCellCache<>();
     for (int bundle = 0; bundle < 3; bundle++) {
-      for (int i = 0; i < BundleCellCache.MIN_SAMPLE / 4; i++) {
+      for (int i = 0; i < BundleRepeats.MIN_SAMPLE / 4; i++) {
         cache.entry(key("k" + bundle + "-" + i), null, "k");
       }
       cache.writeBack(e -> {});
       assertTrue(cache.isHolding(), "too few elements yet, bundle " + bundle);
     }
-    for (int i = 0; i < BundleCellCache.MIN_SAMPLE / 4; i++) {
+    for (int i = 0; i < BundleRepeats.MIN_SAMPLE / 4; i++) {
       cache.entry(key("k3-" + i), null, "k");
     }
     cache.writeBack(e -> {});

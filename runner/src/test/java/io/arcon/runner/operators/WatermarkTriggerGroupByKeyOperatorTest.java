@@ -12,10 +12,12 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.beam.runners.core.LateDataDroppingDoFnRunner;
 import org.apache.beam.runners.core.ReduceFnRunner;
 import org.apache.beam.runners.core.SystemReduceFn;
 import org.apache.beam.runners.core.metrics.MetricsContainerStepMap;
+import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
@@ -29,6 +31,8 @@ import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.DefaultTrigger;
 import org.apache.beam.sdk.transforms.windowing.FixedWindows;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.apache.beam.sdk.transforms.windowing.MergeOverlappingIntervalWindows;
 import org.apache.beam.sdk.transforms.windowing.Never;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo;
 import org.apache.beam.sdk.transforms.windowing.Repeatedly;
@@ -40,6 +44,7 @@ import org.apache.beam.sdk.transforms.windowing.Trigger.OnceTrigger;
 import org.apache.beam.sdk.transforms.windowing.Window.ClosingBehavior;
 import org.apache.beam.sdk.transforms.windowing.Window.OnTimeBehavior;
 import org.apache.beam.sdk.transforms.windowing.WindowFn;
+import org.apache.beam.sdk.transforms.windowing.WindowMappingFn;
 import org.apache.beam.sdk.util.AppliedCombineFn;
 import org.apache.beam.sdk.util.CoderUtils;
 import org.apache.beam.sdk.values.KV;
@@ -82,6 +87,131 @@ class WatermarkTriggerGroupByKeyOperatorTest {
   @Test
   void emitsExactlyWhatRunnersCoreEmitsWithManyKeysInLongBundles() throws Exception {
     runScenarios(20261206, 40, 1000, 500, 2000, 100);
+  }
+
+  /**
+   * Twenty keys in bundles of 100 elements: nearly every element's key comes back within its
+   * bundle, so under merging windows without early firings the operator holds the bundle's elements
+   * and merges each key's windows once; the panes must still be runners-core's element by element.
+   */
+  @Test
+  void emitsExactlyWhatRunnersCoreEmitsWithHotKeysInLongBundles() throws Exception {
+    runScenarios(20261207, 40, 2000, 20, 1500, 100);
+  }
+
+  /**
+   * A bundle of one key's elements in one growing session: its windows are merged once (one call of
+   * the WindowFn's merge), not once per element; a bundle whose elements are of different keys
+   * makes the next bundles merge element by element again; the panes are runners-core's.
+   */
+  @Test
+  void mergesAHotKeysHeldElementsOnceABundle() throws Exception {
+    WindowingStrategy<?, ?> strategy = WindowingStrategy.of(new CountingSessions(10));
+    GroupByKeyOperator.Spec<String, Long, Object> referenceSpec =
+        spec("Reference", strategy, false);
+    KeyedGroupingOperator<String, Long, Object> reference = new GroupByKeyOperator<>(referenceSpec);
+    KeyedGroupingOperator<String, Long, Object> fast =
+        new WatermarkTriggerGroupByKeyOperator<>(spec("Fast", strategy, false));
+    TestOperatorContext referenceContext =
+        new TestOperatorContext(Files.createDirectories(directory.resolve("held-r")))
+            .recordingAs(WatermarkTriggerGroupByKeyOperatorTest::describe);
+    TestOperatorContext fastContext =
+        new TestOperatorContext(Files.createDirectories(directory.resolve("held-f")))
+            .recordingAs(WatermarkTriggerGroupByKeyOperatorTest::describe);
+    reference.open(referenceContext);
+    fast.open(fastContext);
+    try {
+      reference.advanceWatermark(0);
+      fast.advanceWatermark(0);
+      fast.startBundle();
+      CountingSessions.merges.set(0);
+      for (long t = 0; t < 200; t++) {
+        feed(fast, "hot", t);
+      }
+      assertEquals(0, CountingSessions.merges.get(), "held until the bundle ends");
+      fast.finishBundle();
+      assertEquals(1, CountingSessions.merges.get(), "one merge for the key's 200 elements");
+      // 200 keys once each: nothing comes back, so the next bundles merge element by element.
+      fast.startBundle();
+      for (long t = 0; t < 200; t++) {
+        feed(fast, "k" + t, 300 + t);
+      }
+      fast.finishBundle();
+      CountingSessions.merges.set(0);
+      fast.startBundle();
+      for (long t = 0; t < 100; t++) {
+        feed(fast, "hot", 200 + t);
+      }
+      assertEquals(100, CountingSessions.merges.get(), "not held: merged as each element comes");
+      fast.finishBundle();
+      reference.startBundle();
+      for (long t = 0; t < 200; t++) {
+        feed(reference, "hot", t);
+      }
+      for (long t = 0; t < 200; t++) {
+        feed(reference, "k" + t, 300 + t);
+      }
+      for (long t = 0; t < 100; t++) {
+        feed(reference, "hot", 200 + t);
+      }
+      reference.finishBundle();
+      compare(referenceContext, fastContext, reference, fast, 0, "before the end");
+      reference.advanceWatermark(Long.MAX_VALUE);
+      fast.advanceWatermark(Long.MAX_VALUE);
+      assertEquals(201, fastContext.emitted.size(), "one session per key");
+      compare(referenceContext, fastContext, reference, fast, Long.MAX_VALUE, "end of input");
+    } finally {
+      reference.close();
+      fast.close();
+    }
+  }
+
+  private static void feed(KeyedGroupingOperator<String, Long, Object> operator, String key, long t)
+      throws Exception {
+    WindowedValue<KV<String, Long>> element =
+        WindowedValues.of(
+            KV.of(key, t),
+            new Instant(t),
+            List.of(new IntervalWindow(new Instant(t), new Instant(t + 10))),
+            PaneInfo.NO_FIRING);
+    operator.setCurrentKey(CoderUtils.encodeToByteArray(StringUtf8Coder.of(), key));
+    operator.processElement(0, element);
+  }
+
+  /** Beam's session merging in a WindowFn of its own class, which counts its merges. */
+  private static final class CountingSessions extends WindowFn<Object, IntervalWindow> {
+    static final AtomicInteger merges = new AtomicInteger();
+    private final long gapMillis;
+
+    CountingSessions(long gapMillis) {
+      this.gapMillis = gapMillis;
+    }
+
+    @Override
+    public Collection<IntervalWindow> assignWindows(AssignContext c) {
+      return List.of(new IntervalWindow(c.timestamp(), c.timestamp().plus(gapMillis)));
+    }
+
+    @Override
+    public void mergeWindows(MergeContext c) throws Exception {
+      merges.incrementAndGet();
+      MergeOverlappingIntervalWindows.mergeWindows(c);
+    }
+
+    @Override
+    public boolean isCompatible(WindowFn<?, ?> other) {
+      return other instanceof CountingSessions o && o.gapMillis == gapMillis;
+    }
+
+    @Override
+    public Coder<IntervalWindow> windowCoder() {
+      return IntervalWindow.getCoder();
+    }
+
+    @Override
+    public WindowMappingFn<IntervalWindow> getDefaultWindowMappingFn() {
+      throw new UnsupportedOperationException("sessions are not side inputs");
+    }
   }
 
   /** {@code count} scenarios of random strategies, numbered from {@code firstNumber}. */

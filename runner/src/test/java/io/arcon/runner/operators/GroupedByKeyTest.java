@@ -17,7 +17,7 @@ import org.apache.beam.sdk.state.TimeDomain;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
 
-class DueTimersByKeyTest {
+class GroupedByKeyTest {
 
   /**
    * Rounds of random sizes (one past the size whose arrays are given back, then small ones) over
@@ -27,7 +27,7 @@ class DueTimersByKeyTest {
   @Test
   void groupsEachRoundLikeAnInsertionOrderedMap() {
     Random random = new Random(7);
-    DueTimersByKey groups = new DueTimersByKey();
+    GroupedByKey<KeyedTimer> groups = new GroupedByKey<>();
     int[] sizes = {0, 1, 2, 17, 300, 40_000, 5, 3_000, 1, 20_000, 64, 65, 129};
     for (int size : sizes) {
       Map<ByteBuffer, List<TimerData>> expected = new LinkedHashMap<>();
@@ -39,19 +39,22 @@ class DueTimersByKeyTest {
                 ? previousKey.clone()
                 : randomKey(random, size);
         KeyedTimer timer = new KeyedTimer(key, timer(i));
-        groups.add(timer);
+        groups.add(key, timer);
         expected.computeIfAbsent(ByteBuffer.wrap(key), k -> new ArrayList<>()).add(timer.timer());
         lastOfKey.put(ByteBuffer.wrap(key), timer);
         previousKey = key;
       }
       assertEquals(size == 0, groups.isEmpty());
+      assertEquals(size, groups.size());
       assertEquals(expected.size(), groups.keys(), "keys in a round of " + size);
       int k = 0;
       for (Map.Entry<ByteBuffer, List<TimerData>> entry : expected.entrySet()) {
-        KeyedTimer last = groups.lastTimerOf(k);
+        KeyedTimer last = groups.lastOf(k);
         assertArrayEquals(entry.getKey().array(), last.encodedKey(), "key " + k);
+        assertArrayEquals(entry.getKey().array(), groups.keyOf(k), "key bytes " + k);
         assertEquals(lastOfKey.get(entry.getKey()).timer(), last.timer());
-        assertEquals(entry.getValue(), groups.timersOf(k), "timers of key " + k);
+        assertEquals(entry.getValue(), groups.itemsOf(k, KeyedTimer::timer), "timers of key " + k);
+        assertEquals(entry.getValue().size(), groups.itemsOf(k).size(), "items of key " + k);
         k++;
       }
       groups.clear();
