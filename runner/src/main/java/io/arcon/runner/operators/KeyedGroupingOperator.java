@@ -101,9 +101,7 @@ public abstract class KeyedGroupingOperator<K, InT, OutT> implements Operator {
   public final void processElement(int port, Object element) {
     WindowedValue<KV<K, InT>> value = (WindowedValue<KV<K, InT>>) element;
     K key = value.getValue().getKey();
-    keyed.setCurrentKey(currentKeyBytes, key, value.getTimestamp());
-    keyed.followProcessingClock(processingClock);
-    keyed.followSynchronizedClock(synchronizedClock);
+    makeCurrent(currentKeyBytes, key, value.getTimestamp());
     processKeyedElement(key, value);
   }
 
