@@ -50,4 +50,19 @@ public final class ConfigurationList {
     }
     return result;
   }
+
+  /**
+   * {@link #parse}, refusing a list that names nothing.
+   *
+   * @param option the option's name, for the message ({@code "--configurations"})
+   */
+  public static <C> List<C> parseNonEmpty(
+      String option, String text, C[] all, Function<C, String> name, String unknownHint) {
+    List<C> result = parse(text, all, name, unknownHint);
+    if (result.isEmpty()) {
+      throw new IllegalArgumentException(
+          option + " is empty; use a comma-separated subset of " + names(all, name));
+    }
+    return result;
+  }
 }

@@ -23,14 +23,8 @@ record ThroughputConfiguration(MeasuredPipeline pipeline, String backend) {
   }
 
   static List<ThroughputConfiguration> parseList(String names) {
-    List<ThroughputConfiguration> result =
-        ConfigurationList.parse(names, ALL, ThroughputConfiguration::name, "");
-    if (result.isEmpty()) {
-      throw new IllegalArgumentException(
-          "--configurations is empty; use a comma-separated subset of "
-              + ConfigurationList.names(ALL, ThroughputConfiguration::name));
-    }
-    return result;
+    return ConfigurationList.parseNonEmpty(
+        "--configurations", names, ALL, ThroughputConfiguration::name, "");
   }
 
   private static ThroughputConfiguration[] all() {

@@ -315,17 +315,8 @@ public final class KeyedCountBenchmark {
       return options;
     }
 
-    static String allNames() {
-      return ConfigurationList.names(values(), c -> c.name);
-    }
-
     static List<Configuration> parseList(String names) {
-      List<Configuration> result = ConfigurationList.parse(names, values(), c -> c.name, "");
-      if (result.isEmpty()) {
-        throw new IllegalArgumentException(
-            "--configurations is empty; use a comma-separated subset of " + allNames());
-      }
-      return result;
+      return ConfigurationList.parseNonEmpty("--configurations", names, values(), c -> c.name, "");
     }
   }
 

@@ -133,10 +133,6 @@ public final class PerElementStateBenchmark {
       throw new IllegalArgumentException("--runs must be positive, got " + options.getRuns());
     }
     List<Configuration> configurations = Configuration.parseList(options.getConfigurations());
-    if (configurations.isEmpty()) {
-      throw new IllegalArgumentException(
-          "--configurations is empty; use a comma-separated subset of " + Configuration.allNames());
-    }
     List<Long> keyCounts = parseKeys(options.getKeys());
     long shortElements =
         options.getSteadyState() ? SteadyStateRate.shortElements(options.getElements()) : 0;
@@ -491,12 +487,8 @@ public final class PerElementStateBenchmark {
       return result;
     }
 
-    static String allNames() {
-      return ConfigurationList.names(values(), c -> c.name);
-    }
-
     static List<Configuration> parseList(String names) {
-      return ConfigurationList.parse(names, values(), c -> c.name, "");
+      return ConfigurationList.parseNonEmpty("--configurations", names, values(), c -> c.name, "");
     }
   }
 

@@ -102,13 +102,12 @@ public final class TriggeredGroupingBenchmark {
       throw new IllegalArgumentException("--runs must be positive, got " + options.getRuns());
     }
     List<Configuration> configurations =
-        ConfigurationList.parse(
-            options.getConfigurations(), Configuration.values(), c -> c.name, "");
-    if (configurations.isEmpty()) {
-      throw new IllegalArgumentException(
-          "--configurations is empty; use a comma-separated subset of "
-              + ConfigurationList.names(Configuration.values(), c -> c.name));
-    }
+        ConfigurationList.parseNonEmpty(
+            "--configurations",
+            options.getConfigurations(),
+            Configuration.values(),
+            c -> c.name,
+            "");
     if (options.getWarmupElements() > 0) {
       for (Configuration c : configurations) {
         runOnce(args, c, options.getWarmupElements(), options.getKeys());

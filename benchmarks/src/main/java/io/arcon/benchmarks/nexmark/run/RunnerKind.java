@@ -19,13 +19,7 @@ public enum RunnerKind {
 
   /** The runners {@code text} names ("arcon,direct,flink"), in its order. */
   public static List<RunnerKind> parseList(String text) {
-    List<RunnerKind> runners =
-        ConfigurationList.parse(text, values(), r -> r.flag, " (in --runners)");
-    if (runners.isEmpty()) {
-      throw new IllegalArgumentException(
-          "--runners is empty; use a comma-separated subset of "
-              + ConfigurationList.names(values(), r -> r.flag));
-    }
-    return runners;
+    return ConfigurationList.parseNonEmpty(
+        "--runners", text, values(), r -> r.flag, " (in --runners)");
   }
 }
