@@ -1,5 +1,6 @@
 package io.arcon.benchmarks.pipeline;
 
+import io.arcon.benchmarks.BenchmarkRunners;
 import io.arcon.benchmarks.ConfigurationList;
 import io.arcon.benchmarks.CountCheck;
 import io.arcon.benchmarks.MeasuredRates;
@@ -14,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
@@ -305,12 +305,7 @@ public final class KeyedCountBenchmark {
       switch (this) {
         case ARCON, FLINK, FLINK_BATCH -> options.setRunner(ArconRunner.class);
         case DIRECT -> options.setRunner(DirectRunner.class);
-        case DIRECT_UNCHECKED -> {
-          options.setRunner(DirectRunner.class);
-          DirectOptions direct = options.as(DirectOptions.class);
-          direct.setEnforceImmutability(false);
-          direct.setEnforceEncodability(false);
-        }
+        case DIRECT_UNCHECKED -> BenchmarkRunners.directRunnerWithoutChecks(options);
       }
       return options;
     }

@@ -1,5 +1,6 @@
 package io.arcon.benchmarks.pipeline;
 
+import io.arcon.benchmarks.BenchmarkRunners;
 import io.arcon.benchmarks.ConfigurationList;
 import io.arcon.benchmarks.ResultsFile;
 import io.arcon.benchmarks.TimedPipelineRun;
@@ -69,7 +70,8 @@ public final class SideInputJoinBenchmark {
 
     @Description(
         "Comma-separated configurations: global-side-input, global-keyed-state,"
-            + " windowed-side-input, windowed-keyed-state")
+            + " windowed-side-input, windowed-keyed-state, and the same with a direct- prefix for"
+            + " DirectRunner (no checks, --parallelism as its target parallelism)")
     @Default.String("global-side-input,global-keyed-state,windowed-side-input,windowed-keyed-state")
     String getConfigurations();
 
@@ -149,19 +151,46 @@ public final class SideInputJoinBenchmark {
             out.append(
                 String.format(Locale.ROOT, "%-58s %,14.0f %,14.0f%n", c.label, best(r), mean(r))));
     for (Table table : Table.values()) {
-      List<Double> side = rates.get(Configuration.of(table, Join.SIDE_INPUT));
-      List<Double> keyed = rates.get(Configuration.of(table, Join.KEYED_STATE));
-      if (side != null && keyed != null) {
-        out.append(
-            String.format(
-                Locale.ROOT,
-                "%s table: side-input join ÷ keyed-state join = %.2f× (best) / %.2f× (mean)%n",
-                table.name().toLowerCase(Locale.ROOT),
-                best(side) / best(keyed),
-                mean(side) / mean(keyed)));
+      String name = table.name().toLowerCase(Locale.ROOT);
+      appendRatio(
+          out,
+          rates,
+          name + " table, ArconRunner: side-input join ÷ keyed-state join",
+          Configuration.of(table, Join.SIDE_INPUT, false),
+          Configuration.of(table, Join.KEYED_STATE, false));
+      for (Join join : Join.values()) {
+        appendRatio(
+            out,
+            rates,
+            name
+                + " table, "
+                + join.name().toLowerCase(Locale.ROOT).replace('_', '-')
+                + " join: ArconRunner ÷ DirectRunner",
+            Configuration.of(table, join, false),
+            Configuration.of(table, join, true));
       }
     }
     return out.toString();
+  }
+
+  /** {@code what = a ÷ b (best) / (mean)}, when both were measured. */
+  private static void appendRatio(
+      StringBuilder out,
+      Map<Configuration, List<Double>> rates,
+      String what,
+      Configuration a,
+      Configuration b) {
+    List<Double> ra = rates.get(a);
+    List<Double> rb = rates.get(b);
+    if (ra != null && rb != null) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%s = %.2f× (best) / %.2f× (mean)%n",
+              what,
+              best(ra) / best(rb),
+              mean(ra) / mean(rb)));
+    }
   }
 
   private static double best(List<Double> rates) {
@@ -190,12 +219,17 @@ public final class SideInputJoinBenchmark {
   static double runOnce(String[] args, Configuration c, Sizes sizes) {
     long expected = expectedSum(sizes, c.table);
     ArconPipelineOptions options = PipelineOptionsFactory.fromArgs(args).as(Options.class);
-    options.setRunner(ArconRunner.class);
-    if (options.getTss() == null) {
-      options.setTss("off");
-    }
-    if (options.getWebUi() == null) {
-      options.setWebUi("off");
+    if (c.direct) {
+      BenchmarkRunners.directRunnerWithoutChecks(options)
+          .setTargetParallelism(options.getParallelism());
+    } else {
+      options.setRunner(ArconRunner.class);
+      if (options.getTss() == null) {
+        options.setTss("off");
+      }
+      if (options.getWebUi() == null) {
+        options.setWebUi("off");
+      }
     }
     Pipeline pipeline = Pipeline.create(options);
     SideInputJoinPipeline.build(
@@ -222,35 +256,42 @@ public final class SideInputJoinBenchmark {
     System.err.println("[side-input-join] " + String.format(Locale.ROOT, format, args));
   }
 
-  /** A table and a way to join it. */
+  /** A table, a way to join it and a runner. */
   enum Configuration {
-    GLOBAL_SIDE_INPUT("global-side-input", Table.GLOBAL, Join.SIDE_INPUT),
-    GLOBAL_KEYED_STATE("global-keyed-state", Table.GLOBAL, Join.KEYED_STATE),
-    WINDOWED_SIDE_INPUT("windowed-side-input", Table.WINDOWED, Join.SIDE_INPUT),
-    WINDOWED_KEYED_STATE("windowed-keyed-state", Table.WINDOWED, Join.KEYED_STATE);
+    GLOBAL_SIDE_INPUT("global-side-input", Table.GLOBAL, Join.SIDE_INPUT, false),
+    GLOBAL_KEYED_STATE("global-keyed-state", Table.GLOBAL, Join.KEYED_STATE, false),
+    WINDOWED_SIDE_INPUT("windowed-side-input", Table.WINDOWED, Join.SIDE_INPUT, false),
+    WINDOWED_KEYED_STATE("windowed-keyed-state", Table.WINDOWED, Join.KEYED_STATE, false),
+    DIRECT_GLOBAL_SIDE_INPUT("direct-global-side-input", Table.GLOBAL, Join.SIDE_INPUT, true),
+    DIRECT_GLOBAL_KEYED_STATE("direct-global-keyed-state", Table.GLOBAL, Join.KEYED_STATE, true),
+    DIRECT_WINDOWED_SIDE_INPUT("direct-windowed-side-input", Table.WINDOWED, Join.SIDE_INPUT, true),
+    DIRECT_WINDOWED_KEYED_STATE(
+        "direct-windowed-keyed-state", Table.WINDOWED, Join.KEYED_STATE, true);
 
     final String name;
     final Table table;
     final Join join;
+    final boolean direct;
     final String label;
 
-    Configuration(String name, Table table, Join join) {
+    Configuration(String name, Table table, Join join, boolean direct) {
       this.name = name;
       this.table = table;
       this.join = join;
+      this.direct = direct;
       this.label =
-          "ArconRunner, "
+          (direct ? "DirectRunner (no checks), " : "ArconRunner, ")
               + (table == Table.GLOBAL ? "bounded table" : "windowed table")
               + (join == Join.SIDE_INPUT ? ", side input (View.asMap)" : ", keyed state");
     }
 
-    static Configuration of(Table table, Join join) {
+    static Configuration of(Table table, Join join, boolean direct) {
       for (Configuration c : values()) {
-        if (c.table == table && c.join == join) {
+        if (c.table == table && c.join == join && c.direct == direct) {
           return c;
         }
       }
-      throw new IllegalArgumentException(table + " " + join);
+      throw new IllegalArgumentException(table + " " + join + " " + direct);
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.arcon.benchmarks.pipeline;
 
+import io.arcon.benchmarks.BenchmarkRunners;
 import io.arcon.benchmarks.ConfigurationList;
 import io.arcon.benchmarks.ResultsFile;
 import io.arcon.benchmarks.TimedPipelineRun;
@@ -13,8 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.beam.runners.direct.DirectOptions;
-import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.DefaultValueFactory;
@@ -153,10 +152,7 @@ public final class TriggeredGroupingBenchmark {
   static double runOnce(String[] args, Configuration c, long elements, long keys) {
     ArconPipelineOptions options = PipelineOptionsFactory.fromArgs(args).as(Options.class);
     if (c.direct) {
-      options.setRunner(DirectRunner.class);
-      DirectOptions direct = options.as(DirectOptions.class);
-      direct.setEnforceImmutability(false);
-      direct.setEnforceEncodability(false);
+      BenchmarkRunners.directRunnerWithoutChecks(options);
     } else {
       options.setRunner(ArconRunner.class);
       if (options.getTss() == null) {

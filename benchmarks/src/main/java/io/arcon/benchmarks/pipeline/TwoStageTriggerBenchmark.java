@@ -1,5 +1,6 @@
 package io.arcon.benchmarks.pipeline;
 
+import io.arcon.benchmarks.BenchmarkRunners;
 import io.arcon.benchmarks.ResultsFile;
 import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.benchmarks.pipeline.TwoStageTriggerPipeline.Stage2Trigger;
@@ -10,8 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.beam.runners.direct.DirectOptions;
-import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
@@ -89,10 +88,7 @@ public final class TwoStageTriggerBenchmark {
       if (arcon) {
         options.setRunner(ArconRunner.class);
       } else {
-        options.setRunner(DirectRunner.class);
-        DirectOptions direct = options.as(DirectOptions.class);
-        direct.setEnforceImmutability(false);
-        direct.setEnforceEncodability(false);
+        BenchmarkRunners.directRunnerWithoutChecks(options);
       }
       return options;
     }

@@ -1,12 +1,11 @@
 package io.arcon.benchmarks.nexmark.run;
 
+import io.arcon.benchmarks.BenchmarkRunners;
 import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.benchmarks.nexmark.model.Event;
 import io.arcon.benchmarks.nexmark.query.NexmarkQuery;
 import io.arcon.runner.ArconRunner;
 import java.util.Locale;
-import org.apache.beam.runners.direct.DirectOptions;
-import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -35,13 +34,9 @@ final class BeamQueryRun {
         options.setWebUi("off");
         options.setProgress("off");
       }
-      case DIRECT -> {
-        options.setRunner(DirectRunner.class);
-        DirectOptions direct = options.as(DirectOptions.class);
-        direct.setEnforceImmutability(false);
-        direct.setEnforceEncodability(false);
-        direct.setTargetParallelism(settings.parallelism());
-      }
+      case DIRECT ->
+          BenchmarkRunners.directRunnerWithoutChecks(options)
+              .setTargetParallelism(settings.parallelism());
       case FLINK -> throw new IllegalArgumentException("Flink runs are not Beam pipelines");
     }
     boolean streaming = settings.mode() == Mode.STREAMING;
