@@ -1,19 +1,8 @@
 package io.arcon.benchmarks.pipeline;
 
-import java.io.IOException;
+import io.arcon.benchmarks.IndexedEvents;
 import java.io.Serializable;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.NoSuchElementException;
-import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.SerializableCoder;
-import org.apache.beam.sdk.coders.VarLongCoder;
-import org.apache.beam.sdk.io.UnboundedSource;
-import org.apache.beam.sdk.options.PipelineOptions;
-import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.values.KV;
-import org.joda.time.Instant;
 
 /**
  * A stream of lookup rows that change per window, for the side-input join benchmark: in every
@@ -23,10 +12,10 @@ import org.joda.time.Instant;
  * watermark is its last row's time (and the end of time after its last row): a window's rows are
  * complete once the watermark passes its end, as a table republished per period would be.
  *
- * <p>The source splits into interleaved parts (row {@code j % splits == part}), so every split
- * advances through event time at the same pace.
+ * <p>It splits into interleaved parts ({@link IndexedEvents}), so every split advances through
+ * event time at the same pace.
  */
-final class DimensionRows extends UnboundedSource<KV<Long, Long>, DimensionRows.Position> {
+final class DimensionRows extends IndexedEvents {
 
   /** What the rows look like. */
   record Shape(long windows, long keys, long windowMillis) implements Serializable {
@@ -64,13 +53,10 @@ final class DimensionRows extends UnboundedSource<KV<Long, Long>, DimensionRows.
   }
 
   private final Shape shape;
-  private final int part;
-  private final int parts;
 
   private DimensionRows(Shape shape, int part, int parts) {
+    super(part, parts);
     this.shape = shape;
-    this.part = part;
-    this.parts = parts;
   }
 
   static DimensionRows of(Shape shape) {
@@ -78,98 +64,29 @@ final class DimensionRows extends UnboundedSource<KV<Long, Long>, DimensionRows.
   }
 
   @Override
-  public List<DimensionRows> split(int desiredNumSplits, PipelineOptions options) {
-    int n = (int) Math.max(1, Math.min(desiredNumSplits, shape.rows()));
-    List<DimensionRows> splits = new ArrayList<>(n);
-    for (int p = 0; p < n; p++) {
-      splits.add(new DimensionRows(shape, p, n));
-    }
-    return splits;
+  protected DimensionRows part(int part, int parts) {
+    return new DimensionRows(shape, part, parts);
   }
 
   @Override
-  public UnboundedReader<KV<Long, Long>> createReader(
-      PipelineOptions options, Position checkpointMark) {
-    return new Reader(checkpointMark == null ? part : checkpointMark.next());
+  protected long count() {
+    return shape.rows();
   }
 
   @Override
-  public Coder<Position> getCheckpointMarkCoder() {
-    return SerializableCoder.of(Position.class);
+  protected KV<Long, Long> element(long row) {
+    long key = shape.keyOf(row);
+    return KV.of(key, weightOf(key, row / shape.keys()));
   }
 
   @Override
-  public Coder<KV<Long, Long>> getOutputCoder() {
-    return KvCoder.of(VarLongCoder.of(), VarLongCoder.of());
+  protected long timestampMillis(long row) {
+    return shape.timestampOf(row);
   }
 
-  /** Where a reader resumes: the next row it emits. */
-  record Position(long next) implements UnboundedSource.CheckpointMark, Serializable {
-    @Override
-    public void finalizeCheckpoint() {}
-  }
-
-  private final class Reader extends UnboundedReader<KV<Long, Long>> {
-    private long next;
-    private long current = -1;
-    private Instant watermark = BoundedWindow.TIMESTAMP_MIN_VALUE;
-
-    Reader(long next) {
-      this.next = next;
-    }
-
-    @Override
-    public boolean start() {
-      return advance();
-    }
-
-    @Override
-    public boolean advance() {
-      if (next < shape.rows()) {
-        current = next;
-        next += parts;
-        // In order: no later row of any split is before this one's time.
-        watermark = new Instant(shape.timestampOf(current));
-        return true;
-      }
-      current = -1;
-      watermark = BoundedWindow.TIMESTAMP_MAX_VALUE;
-      return false;
-    }
-
-    @Override
-    public KV<Long, Long> getCurrent() {
-      if (current < 0) {
-        throw new NoSuchElementException();
-      }
-      long key = shape.keyOf(current);
-      return KV.of(key, weightOf(key, current / shape.keys()));
-    }
-
-    @Override
-    public Instant getCurrentTimestamp() {
-      if (current < 0) {
-        throw new NoSuchElementException();
-      }
-      return new Instant(shape.timestampOf(current));
-    }
-
-    @Override
-    public Instant getWatermark() {
-      return watermark;
-    }
-
-    @Override
-    public CheckpointMark getCheckpointMark() {
-      return new Position(next);
-    }
-
-    @Override
-    public UnboundedSource<KV<Long, Long>, ?> getCurrentSource() {
-      return DimensionRows.this;
-    }
-
-    @Override
-    public void close() throws IOException {}
+  /** In order: no later row of any split is before this one's time. */
+  @Override
+  protected long watermarkAfter(long row) {
+    return shape.timestampOf(row);
   }
 }

@@ -1,19 +1,10 @@
 package io.arcon.benchmarks.tss;
 
-import java.io.IOException;
+import io.arcon.benchmarks.IndexedEvents;
 import java.io.Serializable;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.SerializableCoder;
-import org.apache.beam.sdk.coders.VarLongCoder;
-import org.apache.beam.sdk.io.UnboundedSource;
-import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.values.KV;
 import org.joda.time.Instant;
@@ -31,10 +22,10 @@ import org.joda.time.Instant;
  * with its whole state behind the watermark, which is what the extraction measurement needs. Gates
  * live in a static registry (the source is serialized, but runs in the benchmark's JVM).
  *
- * <p>The source splits into interleaved parts ({@code i % splits == part}), so every split's event
- * time advances at the same pace and the instances' watermarks move together.
+ * <p>It splits into interleaved parts ({@link IndexedEvents}), so every split's event time advances
+ * at the same pace and the instances' watermarks move together.
  */
-public final class CounterEvents extends UnboundedSource<KV<Long, Long>, CounterEvents.Position> {
+public final class CounterEvents extends IndexedEvents {
 
   /** Open gates are count-down latches at zero; a held reader polls its gate. */
   private static final Map<String, CountDownLatch> GATES = new ConcurrentHashMap<>();
@@ -96,14 +87,11 @@ public final class CounterEvents extends UnboundedSource<KV<Long, Long>, Counter
   }
 
   private final Shape shape;
-  private final int part;
-  private final int parts;
   private final String gateId; // null: no gate
 
   private CounterEvents(Shape shape, int part, int parts, String gateId) {
+    super(part, parts);
     this.shape = shape;
-    this.part = part;
-    this.parts = parts;
     this.gateId = gateId;
   }
 
@@ -131,105 +119,37 @@ public final class CounterEvents extends UnboundedSource<KV<Long, Long>, Counter
   }
 
   @Override
-  public List<CounterEvents> split(int desiredNumSplits, PipelineOptions options) {
-    int n = (int) Math.max(1, Math.min(desiredNumSplits, shape.elements()));
-    List<CounterEvents> splits = new ArrayList<>(n);
-    for (int p = 0; p < n; p++) {
-      splits.add(new CounterEvents(shape, p, n, gateId));
-    }
-    return splits;
+  protected CounterEvents part(int part, int parts) {
+    return new CounterEvents(shape, part, parts, gateId);
   }
 
   @Override
-  public UnboundedReader<KV<Long, Long>> createReader(
-      PipelineOptions options, Position checkpointMark) {
-    return new Reader(checkpointMark == null ? part : checkpointMark.next());
+  protected long count() {
+    return shape.elements();
   }
 
   @Override
-  public Coder<Position> getCheckpointMarkCoder() {
-    return SerializableCoder.of(Position.class);
+  protected KV<Long, Long> element(long i) {
+    return KV.of(shape.keyOf(i), 1L);
   }
 
   @Override
-  public Coder<KV<Long, Long>> getOutputCoder() {
-    return KvCoder.of(VarLongCoder.of(), VarLongCoder.of());
+  protected long timestampMillis(long i) {
+    return shape.timestampOf(i);
   }
 
-  /**
-   * Where a reader resumes: the index of the next element it emits (DirectRunner closes and resumes
-   * readers all the time; ArconRunner on a restart from an epoch).
-   */
-  public record Position(long next) implements UnboundedSource.CheckpointMark, Serializable {
-    @Override
-    public void finalizeCheckpoint() {}
+  /** Every later element of a split is at least (position + 1 - maxDisorder): not late. */
+  @Override
+  protected long watermarkAfter(long i) {
+    return shape.baseMillis() + i - shape.watermarkLagMillis();
   }
 
-  private final class Reader extends UnboundedReader<KV<Long, Long>> {
-    private long next; // the index of the next element this reader emits
-    private long current = -1;
-    private Instant watermark = BoundedWindow.TIMESTAMP_MIN_VALUE;
-
-    Reader(long next) {
-      this.next = next;
+  @Override
+  protected Instant watermarkAtEnd() {
+    CountDownLatch gate = gateId == null ? null : GATES.get(gateId);
+    if (gate != null && gate.getCount() > 0) {
+      return new Instant(shape.holdWatermarkMillis());
     }
-
-    @Override
-    public boolean start() {
-      return advance();
-    }
-
-    @Override
-    public boolean advance() {
-      if (next < shape.elements()) {
-        current = next;
-        next += parts;
-        // Every later element of this split is at least (position + 1 - maxDisorder): not late.
-        watermark = new Instant(shape.baseMillis() + current - shape.watermarkLagMillis());
-        return true;
-      }
-      current = -1;
-      CountDownLatch gate = gateId == null ? null : GATES.get(gateId);
-      if (gate != null && gate.getCount() > 0) {
-        watermark = new Instant(shape.holdWatermarkMillis());
-        return false;
-      }
-      watermark = BoundedWindow.TIMESTAMP_MAX_VALUE;
-      return false;
-    }
-
-    @Override
-    public KV<Long, Long> getCurrent() {
-      if (current < 0) {
-        throw new NoSuchElementException();
-      }
-      return KV.of(shape.keyOf(current), 1L);
-    }
-
-    @Override
-    public Instant getCurrentTimestamp() {
-      if (current < 0) {
-        throw new NoSuchElementException();
-      }
-      return new Instant(shape.timestampOf(current));
-    }
-
-    @Override
-    public Instant getWatermark() {
-      return watermark;
-    }
-
-    @Override
-    public CheckpointMark getCheckpointMark() {
-      return new Position(next);
-    }
-
-    @Override
-    public UnboundedSource<KV<Long, Long>, ?> getCurrentSource() {
-      return CounterEvents.this;
-    }
-
-    @Override
-    public void close() throws IOException {}
+    return BoundedWindow.TIMESTAMP_MAX_VALUE;
   }
 }

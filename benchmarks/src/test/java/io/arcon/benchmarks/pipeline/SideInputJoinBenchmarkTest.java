@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.arcon.benchmarks.IndexedEvents;
 import io.arcon.benchmarks.pipeline.SideInputJoinBenchmark.Configuration;
 import io.arcon.benchmarks.pipeline.SideInputJoinBenchmark.Sizes;
 import io.arcon.benchmarks.pipeline.SideInputJoinPipeline.Table;
@@ -58,10 +59,10 @@ class SideInputJoinBenchmarkTest {
   @Test
   void tableHasOneRowPerKeyAndWindowInOrder() throws Exception {
     DimensionRows.Shape shape = new DimensionRows.Shape(4, 5, 10);
-    List<DimensionRows> splits = DimensionRows.of(shape).split(2, PipelineOptionsFactory.create());
+    List<IndexedEvents> splits = DimensionRows.of(shape).split(2, PipelineOptionsFactory.create());
     Map<Long, Set<Long>> keysByWindow = new HashMap<>();
     int rows = 0;
-    for (DimensionRows split : splits) {
+    for (IndexedEvents split : splits) {
       UnboundedReader<KV<Long, Long>> reader = split.createReader(null, null);
       long last = Long.MIN_VALUE;
       for (boolean more = reader.start(); more; more = reader.advance()) {
