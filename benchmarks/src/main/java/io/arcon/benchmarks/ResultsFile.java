@@ -28,4 +28,14 @@ public final class ResultsFile {
     }
     Files.writeString(file, report, StandardCharsets.UTF_8);
   }
+
+  /**
+   * A benchmark's last step: prints {@code report}, writes it to {@code file} and says where on
+   * stderr, tagged as the benchmark's other log lines ({@code [tag] ...}).
+   */
+  public static void publish(String report, Path file, String tag) throws IOException {
+    System.out.print(report);
+    write(file, report);
+    System.err.println("[" + tag + "] results written to " + file.toAbsolutePath());
+  }
 }

@@ -166,10 +166,7 @@ public final class EpochThroughputBenchmark {
     Options options = PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class);
     List<Measurement> measurements = run(args, options);
     String report = report(options, measurements);
-    System.out.print(report);
-    Path results = Path.of(options.getResultsFile());
-    ResultsFile.write(results, report);
-    log("results written to %s", results.toAbsolutePath());
+    ResultsFile.publish(report, Path.of(options.getResultsFile()), "epochs");
   }
 
   /** Warms up and sizes every configuration, then runs the interleaved rounds. */

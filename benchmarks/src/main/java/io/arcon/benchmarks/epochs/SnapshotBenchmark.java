@@ -101,10 +101,7 @@ public final class SnapshotBenchmark {
     Options options = PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class);
     List<EngineMeasurement> measurements = run(options);
     String report = report(options, measurements);
-    System.out.print(report);
-    Path results = Path.of(options.getResultsFile());
-    ResultsFile.write(results, report);
-    log("results written to %s", results.toAbsolutePath());
+    ResultsFile.publish(report, Path.of(options.getResultsFile()), "snapshot");
   }
 
   /** Measures every engine of {@code --engines}, one after the other. */

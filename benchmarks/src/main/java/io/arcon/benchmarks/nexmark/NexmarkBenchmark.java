@@ -62,10 +62,7 @@ public final class NexmarkBenchmark {
             measurements,
             check.failures(),
             plan.steadyState);
-    System.out.print(report);
-    Path results = Path.of(options.getResultsFile());
-    ResultsFile.write(results, report);
-    log("results written to %s", results.toAbsolutePath());
+    ResultsFile.publish(report, Path.of(options.getResultsFile()), "nexmark");
     boolean failedRun = measurements.stream().anyMatch(m -> m.failure != null);
     if (failedRun || !check.failures().isEmpty()) {
       log("FAILED: %s", failedRun ? "a run failed (see the table)" : "outputs differ");

@@ -152,10 +152,7 @@ public final class KeyedCountBenchmark {
     }
 
     String report = report(options, measurements);
-    System.out.print(report);
-    Path results = Path.of(options.getResultsFile());
-    ResultsFile.write(results, report);
-    log("results written to %s", results.toAbsolutePath());
+    ResultsFile.publish(report, Path.of(options.getResultsFile()), "keyed-count");
   }
 
   /** What one run took and what its sink counted. */

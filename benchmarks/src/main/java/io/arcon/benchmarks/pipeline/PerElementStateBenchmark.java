@@ -121,10 +121,7 @@ public final class PerElementStateBenchmark {
   public static void main(String[] args) throws Exception {
     Options options = PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class);
     String report = run(options);
-    System.out.print(report);
-    Path results = Path.of(options.getResultsFile());
-    ResultsFile.write(results, report);
-    log("results written to %s", results.toAbsolutePath());
+    ResultsFile.publish(report, Path.of(options.getResultsFile()), "per-element-state");
   }
 
   /** Runs every round and returns the report. */

@@ -7,7 +7,6 @@ import io.arcon.benchmarks.pipeline.TwoStageTriggerPipeline.Stage2Trigger;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconRunner;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -167,10 +166,10 @@ public final class TwoStageTriggerBenchmark {
             "ratio ArconRunner / DirectRunner, continuation trigger, mean: %.1fx%n",
             means[Configuration.ARCON_CONTINUATION.ordinal()]
                 / means[Configuration.DIRECT_CONTINUATION.ordinal()]));
-    System.out.print(report);
-    Path results = ResultsFile.inModuleTarget("two-stage-trigger.txt");
-    ResultsFile.write(results, report.toString());
-    log("results written to %s", results.toAbsolutePath());
+    ResultsFile.publish(
+        report.toString(),
+        ResultsFile.inModuleTarget("two-stage-trigger.txt"),
+        "two-stage-trigger");
   }
 
   /** Runs the pipeline once and verifies it: the panes' sums must add up to every element. */

@@ -7,7 +7,6 @@ import io.arcon.portability.testing.ArconPortableRunner;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconRunner;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -144,10 +143,10 @@ public final class PortableWordCountBenchmark {
               "ratio classic / portable, mean words/s: %.2fx%n",
               means.get(Configuration.CLASSIC) / means.get(Configuration.PORTABLE)));
     }
-    System.out.print(report);
-    Path results = ResultsFile.inModuleTarget("portable-word-count.txt");
-    ResultsFile.write(results, report.toString());
-    log("results written to %s", results.toAbsolutePath());
+    ResultsFile.publish(
+        report.toString(),
+        ResultsFile.inModuleTarget("portable-word-count.txt"),
+        "portable-word-count");
     // The in-process job server's threads would keep the JVM alive.
     System.exit(0);
   }

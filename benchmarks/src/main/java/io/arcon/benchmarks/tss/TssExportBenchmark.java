@@ -161,10 +161,7 @@ public final class TssExportBenchmark {
     Options options = PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class);
     Results results = run(args, options);
     String report = report(options, results);
-    System.out.print(report);
-    Path file = Path.of(options.getResultsFile());
-    ResultsFile.write(file, report);
-    log("results written to %s", file.toAbsolutePath());
+    ResultsFile.publish(report, Path.of(options.getResultsFile()), "tss-export");
     // The embedded control plane's gRPC threads would keep the JVM alive.
     System.exit(0);
   }

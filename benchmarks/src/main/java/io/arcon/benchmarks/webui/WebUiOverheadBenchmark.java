@@ -109,10 +109,7 @@ public final class WebUiOverheadBenchmark {
       }
     }
     String report = report(options, off, on);
-    System.out.print(report);
-    Path results = Path.of(options.getResultsFile());
-    ResultsFile.write(results, report);
-    log("results written to %s", results.toAbsolutePath());
+    ResultsFile.publish(report, Path.of(options.getResultsFile()), "webui");
   }
 
   private static void check(Options options) {
