@@ -38,4 +38,10 @@ public final class ResultsFile {
     write(file, report);
     System.err.println("[" + tag + "] results written to " + file.toAbsolutePath());
   }
+
+  /** The file {@code --resultsFile} names, or {@code benchmarks/target/<defaultName>}. */
+  public static Path chosen(ResultsFileOptions options, String defaultName) {
+    String file = options.getResultsFile();
+    return file == null || file.isEmpty() ? inModuleTarget(defaultName) : Path.of(file);
+  }
 }

@@ -1,6 +1,7 @@
 package io.arcon.benchmarks.epochs;
 
 import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.ResultsFileOptions;
 import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconRunner;
@@ -18,9 +19,7 @@ import java.util.Map;
 import java.util.StringJoiner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
-import org.apache.beam.sdk.options.DefaultValueFactory;
 import org.apache.beam.sdk.options.Description;
-import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
 /**
@@ -52,7 +51,7 @@ public final class EpochThroughputBenchmark {
   static final double TARGET_RATIO = 0.9;
 
   /** Options of the benchmark; {@code --parallelism} etc. are ArconRunner's own. */
-  public interface Options extends ArconPipelineOptions {
+  public interface Options extends ArconPipelineOptions, ResultsFileOptions {
     @Description(
         "Elements of each measured run (0: sized per configuration from its warm-up, see"
             + " --runSeconds)")
@@ -103,24 +102,6 @@ public final class EpochThroughputBenchmark {
     String getConfigurations();
 
     void setConfigurations(String value);
-
-    @Description(
-        "File the results are written to (default: benchmarks/target/epochs-throughput.txt,"
-            + " relative to the repository root or the benchmarks/ folder)")
-    @Default.InstanceFactory(DefaultResultsFile.class)
-    String getResultsFile();
-
-    void setResultsFile(String value);
-  }
-
-  /**
-   * {@code benchmarks/target/epochs-throughput.txt} whether started from the root or the module.
-   */
-  public static class DefaultResultsFile implements DefaultValueFactory<String> {
-    @Override
-    public String create(PipelineOptions options) {
-      return ResultsFile.inModuleTarget("epochs-throughput.txt").toString();
-    }
   }
 
   /** One verified run. */
@@ -166,7 +147,7 @@ public final class EpochThroughputBenchmark {
     Options options = PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class);
     List<Measurement> measurements = run(args, options);
     String report = report(options, measurements);
-    ResultsFile.publish(report, Path.of(options.getResultsFile()), "epochs");
+    ResultsFile.publish(report, ResultsFile.chosen(options, "epochs-throughput.txt"), "epochs");
   }
 
   /** Warms up and sizes every configuration, then runs the interleaved rounds. */

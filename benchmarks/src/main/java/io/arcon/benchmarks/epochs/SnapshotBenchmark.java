@@ -1,6 +1,7 @@
 package io.arcon.benchmarks.epochs;
 
 import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.ResultsFileOptions;
 import io.arcon.state.SnapshotHandle;
 import io.arcon.state.StateBackend;
 import io.arcon.state.StateBackendConfig;
@@ -18,9 +19,7 @@ import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.options.Default;
-import org.apache.beam.sdk.options.DefaultValueFactory;
 import org.apache.beam.sdk.options.Description;
-import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
 /**
@@ -42,7 +41,7 @@ public final class SnapshotBenchmark {
   static final String TABLE = "state";
 
   /** Options of the snapshot benchmark. */
-  public interface Options extends PipelineOptions {
+  public interface Options extends ResultsFileOptions {
     @Description("Bytes of keys and values per engine (default 1 GiB)")
     @Default.Long(1L << 30)
     long getStateBytes();
@@ -79,29 +78,13 @@ public final class SnapshotBenchmark {
     String getWorkDir();
 
     void setWorkDir(String value);
-
-    @Description(
-        "File the results are written to (default: benchmarks/target/epochs-snapshot.txt,"
-            + " relative to the repository root or the benchmarks/ folder)")
-    @Default.InstanceFactory(DefaultResultsFile.class)
-    String getResultsFile();
-
-    void setResultsFile(String value);
-  }
-
-  /** {@code benchmarks/target/epochs-snapshot.txt} whether started from the root or the module. */
-  public static class DefaultResultsFile implements DefaultValueFactory<String> {
-    @Override
-    public String create(PipelineOptions options) {
-      return ResultsFile.inModuleTarget("epochs-snapshot.txt").toString();
-    }
   }
 
   public static void main(String[] args) throws IOException {
     Options options = PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class);
     List<EngineMeasurement> measurements = run(options);
     String report = report(options, measurements);
-    ResultsFile.publish(report, Path.of(options.getResultsFile()), "snapshot");
+    ResultsFile.publish(report, ResultsFile.chosen(options, "epochs-snapshot.txt"), "snapshot");
   }
 
   /** Measures every engine of {@code --engines}, one after the other. */

@@ -13,7 +13,6 @@ import io.arcon.benchmarks.nexmark.run.QueryRunner;
 import io.arcon.benchmarks.nexmark.run.RunSettings;
 import io.arcon.benchmarks.nexmark.run.RunnerKind;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -62,7 +61,7 @@ public final class NexmarkBenchmark {
             measurements,
             check.failures(),
             plan.steadyState);
-    ResultsFile.publish(report, Path.of(options.getResultsFile()), "nexmark");
+    ResultsFile.publish(report, ResultsFile.chosen(options, "nexmark.txt"), "nexmark");
     boolean failedRun = measurements.stream().anyMatch(m -> m.failure != null);
     if (failedRun || !check.failures().isEmpty()) {
       log("FAILED: %s", failedRun ? "a run failed (see the table)" : "outputs differ");

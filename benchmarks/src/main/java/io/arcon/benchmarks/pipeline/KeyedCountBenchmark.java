@@ -5,22 +5,20 @@ import io.arcon.benchmarks.ConfigurationList;
 import io.arcon.benchmarks.CountCheck;
 import io.arcon.benchmarks.MeasuredRates;
 import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.ResultsFileOptions;
 import io.arcon.benchmarks.SteadyStateOptions;
 import io.arcon.benchmarks.SteadyStateRate;
 import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconRunner;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
-import org.apache.beam.sdk.options.DefaultValueFactory;
 import org.apache.beam.sdk.options.Description;
-import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 
@@ -43,7 +41,7 @@ public final class KeyedCountBenchmark {
   private KeyedCountBenchmark() {}
 
   /** Options of the benchmark; {@code --parallelism} etc. are ArconRunner's own. */
-  public interface Options extends ArconPipelineOptions, SteadyStateOptions {
+  public interface Options extends ArconPipelineOptions, SteadyStateOptions, ResultsFileOptions {
     @Description("Elements of each measured run")
     @Default.Long(10_000_000)
     long getElements();
@@ -75,22 +73,6 @@ public final class KeyedCountBenchmark {
     String getConfigurations();
 
     void setConfigurations(String value);
-
-    @Description(
-        "File the results are written to (default: benchmarks/target/keyed-count.txt, relative to"
-            + " the repository root or the benchmarks/ folder, whichever it is started from)")
-    @Default.InstanceFactory(DefaultResultsFile.class)
-    String getResultsFile();
-
-    void setResultsFile(String value);
-  }
-
-  /** {@code benchmarks/target/keyed-count.txt} whether started from the root or the module. */
-  public static class DefaultResultsFile implements DefaultValueFactory<String> {
-    @Override
-    public String create(PipelineOptions options) {
-      return ResultsFile.inModuleTarget("keyed-count.txt").toString();
-    }
   }
 
   public static void main(String[] args) throws IOException {
@@ -152,7 +134,7 @@ public final class KeyedCountBenchmark {
     }
 
     String report = report(options, measurements);
-    ResultsFile.publish(report, Path.of(options.getResultsFile()), "keyed-count");
+    ResultsFile.publish(report, ResultsFile.chosen(options, "keyed-count.txt"), "keyed-count");
   }
 
   /** What one run took and what its sink counted. */

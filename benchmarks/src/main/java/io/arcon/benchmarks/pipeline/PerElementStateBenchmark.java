@@ -2,6 +2,7 @@ package io.arcon.benchmarks.pipeline;
 
 import io.arcon.benchmarks.ConfigurationList;
 import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.ResultsFileOptions;
 import io.arcon.benchmarks.SteadyStateOptions;
 import io.arcon.benchmarks.SteadyStateRate;
 import io.arcon.runner.ArconPipelineOptions;
@@ -21,9 +22,7 @@ import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.options.Default;
-import org.apache.beam.sdk.options.DefaultValueFactory;
 import org.apache.beam.sdk.options.Description;
-import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
 /**
@@ -49,7 +48,7 @@ public final class PerElementStateBenchmark {
   private PerElementStateBenchmark() {}
 
   /** Options of the benchmark; {@code --parallelism} (ArconRunner's) is used by both systems. */
-  public interface Options extends ArconPipelineOptions, SteadyStateOptions {
+  public interface Options extends ArconPipelineOptions, SteadyStateOptions, ResultsFileOptions {
     @Description("Elements of each measured run")
     @Default.Long(10_000_000)
     long getElements();
@@ -101,27 +100,13 @@ public final class PerElementStateBenchmark {
     String getFlinkManagedMemory();
 
     void setFlinkManagedMemory(String value);
-
-    @Description(
-        "File the results are written to (default: benchmarks/target/per-element-state.txt)")
-    @Default.InstanceFactory(DefaultResultsFile.class)
-    String getResultsFile();
-
-    void setResultsFile(String value);
-  }
-
-  /** {@code benchmarks/target/per-element-state.txt} whether started from the root or module. */
-  public static class DefaultResultsFile implements DefaultValueFactory<String> {
-    @Override
-    public String create(PipelineOptions options) {
-      return ResultsFile.inModuleTarget("per-element-state.txt").toString();
-    }
   }
 
   public static void main(String[] args) throws Exception {
     Options options = PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class);
     String report = run(options);
-    ResultsFile.publish(report, Path.of(options.getResultsFile()), "per-element-state");
+    ResultsFile.publish(
+        report, ResultsFile.chosen(options, "per-element-state.txt"), "per-element-state");
   }
 
   /** Runs every round and returns the report. */

@@ -3,12 +3,12 @@ package io.arcon.benchmarks.pipeline;
 import io.arcon.benchmarks.BenchmarkRunners;
 import io.arcon.benchmarks.ConfigurationList;
 import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.ResultsFileOptions;
 import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.benchmarks.pipeline.TriggeredGroupingPipeline.Grouping;
 import io.arcon.benchmarks.pipeline.TriggeredGroupingPipeline.Windowing;
 import io.arcon.runner.ArconPipelineOptions;
 import io.arcon.runner.ArconRunner;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,9 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
-import org.apache.beam.sdk.options.DefaultValueFactory;
 import org.apache.beam.sdk.options.Description;
-import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
 /**
@@ -32,7 +30,7 @@ public final class TriggeredGroupingBenchmark {
   private TriggeredGroupingBenchmark() {}
 
   /** Options of the benchmark; {@code --parallelism} etc. are ArconRunner's own. */
-  public interface Options extends ArconPipelineOptions {
+  public interface Options extends ArconPipelineOptions, ResultsFileOptions {
     @Description("Elements of each measured run")
     @Default.Long(5_000_000)
     long getElements();
@@ -71,26 +69,12 @@ public final class TriggeredGroupingBenchmark {
     String getConfigurations();
 
     void setConfigurations(String value);
-
-    @Description("File the results are written to (default: benchmarks/target/triggered.txt)")
-    @Default.InstanceFactory(DefaultResultsFile.class)
-    String getResultsFile();
-
-    void setResultsFile(String value);
-  }
-
-  /** {@code benchmarks/target/triggered.txt} whether started from the root or the module. */
-  public static class DefaultResultsFile implements DefaultValueFactory<String> {
-    @Override
-    public String create(PipelineOptions options) {
-      return ResultsFile.inModuleTarget("triggered.txt").toString();
-    }
   }
 
   public static void main(String[] args) throws Exception {
     Options options = PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class);
     String report = run(args, options);
-    ResultsFile.publish(report, Path.of(options.getResultsFile()), "triggered");
+    ResultsFile.publish(report, ResultsFile.chosen(options, "triggered.txt"), "triggered");
   }
 
   static String run(String[] args, Options options) {

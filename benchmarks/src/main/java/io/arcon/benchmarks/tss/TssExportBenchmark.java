@@ -3,6 +3,7 @@ package io.arcon.benchmarks.tss;
 import io.arcon.benchmarks.CountCheck;
 import io.arcon.benchmarks.MeasuredRates;
 import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.ResultsFileOptions;
 import io.arcon.benchmarks.SteadyStateOptions;
 import io.arcon.benchmarks.SteadyStateRate;
 import io.arcon.benchmarks.TimedPipelineRun;
@@ -27,9 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.Default;
-import org.apache.beam.sdk.options.DefaultValueFactory;
 import org.apache.beam.sdk.options.Description;
-import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
 /**
@@ -63,7 +62,7 @@ public final class TssExportBenchmark {
   private TssExportBenchmark() {}
 
   /** Options of the benchmark; {@code --parallelism} etc. are ArconRunner's own. */
-  public interface Options extends ArconPipelineOptions, SteadyStateOptions {
+  public interface Options extends ArconPipelineOptions, SteadyStateOptions, ResultsFileOptions {
     // Exported on rocksdb the pipeline runs at about 50k elements/s on two cores: 3M keeps a whole
     // invocation within minutes.
     @Description("Elements of each measured throughput run")
@@ -124,22 +123,6 @@ public final class TssExportBenchmark {
     String getExtractBackends();
 
     void setExtractBackends(String value);
-
-    @Description(
-        "File the results are written to (default: benchmarks/target/tss-export.txt, relative to"
-            + " the repository root or the benchmarks/ folder, whichever it is started from)")
-    @Default.InstanceFactory(DefaultResultsFile.class)
-    String getResultsFile();
-
-    void setResultsFile(String value);
-  }
-
-  /** {@code benchmarks/target/tss-export.txt} whether started from the root or the module. */
-  public static class DefaultResultsFile implements DefaultValueFactory<String> {
-    @Override
-    public String create(PipelineOptions options) {
-      return ResultsFile.inModuleTarget("tss-export.txt").toString();
-    }
   }
 
   /**
@@ -161,7 +144,7 @@ public final class TssExportBenchmark {
     Options options = PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class);
     Results results = run(args, options);
     String report = report(options, results);
-    ResultsFile.publish(report, Path.of(options.getResultsFile()), "tss-export");
+    ResultsFile.publish(report, ResultsFile.chosen(options, "tss-export.txt"), "tss-export");
     // The embedded control plane's gRPC threads would keep the JVM alive.
     System.exit(0);
   }

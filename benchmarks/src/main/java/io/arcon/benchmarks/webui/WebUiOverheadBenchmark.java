@@ -2,6 +2,7 @@ package io.arcon.benchmarks.webui;
 
 import io.arcon.benchmarks.CountCheck;
 import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.ResultsFileOptions;
 import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.benchmarks.pipeline.KeyedCountPipeline;
 import io.arcon.runner.ArconPipelineOptions;
@@ -9,16 +10,13 @@ import io.arcon.runner.ArconRunner;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.StringJoiner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
-import org.apache.beam.sdk.options.DefaultValueFactory;
 import org.apache.beam.sdk.options.Description;
-import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
 /**
@@ -39,7 +37,7 @@ public final class WebUiOverheadBenchmark {
   static final double TARGET_RATIO = 0.98;
 
   /** Options of the benchmark; {@code --parallelism}, {@code --stateBackend} are the runner's. */
-  public interface Options extends ArconPipelineOptions {
+  public interface Options extends ArconPipelineOptions, ResultsFileOptions {
     @Description("Elements of each measured run")
     @Default.Long(10_000_000)
     long getElements();
@@ -69,20 +67,6 @@ public final class WebUiOverheadBenchmark {
     long getScrapeMillis();
 
     void setScrapeMillis(long value);
-
-    @Description("File the results are written to (default: benchmarks/target/webui-overhead.txt)")
-    @Default.InstanceFactory(DefaultResultsFile.class)
-    String getResultsFile();
-
-    void setResultsFile(String value);
-  }
-
-  /** {@code benchmarks/target/webui-overhead.txt} whether started from the root or the module. */
-  public static class DefaultResultsFile implements DefaultValueFactory<String> {
-    @Override
-    public String create(PipelineOptions options) {
-      return ResultsFile.inModuleTarget("webui-overhead.txt").toString();
-    }
   }
 
   /** One verified run; {@code scrapes} counts the UI reads during it (0 with the UI off). */
@@ -109,7 +93,7 @@ public final class WebUiOverheadBenchmark {
       }
     }
     String report = report(options, off, on);
-    ResultsFile.publish(report, Path.of(options.getResultsFile()), "webui");
+    ResultsFile.publish(report, ResultsFile.chosen(options, "webui-overhead.txt"), "webui");
   }
 
   private static void check(Options options) {

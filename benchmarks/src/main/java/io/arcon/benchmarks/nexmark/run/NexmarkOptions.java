@@ -1,14 +1,12 @@
 package io.arcon.benchmarks.nexmark.run;
 
-import io.arcon.benchmarks.ResultsFile;
+import io.arcon.benchmarks.ResultsFileOptions;
 import io.arcon.runner.ArconPipelineOptions;
 import org.apache.beam.sdk.options.Default;
-import org.apache.beam.sdk.options.DefaultValueFactory;
 import org.apache.beam.sdk.options.Description;
-import org.apache.beam.sdk.options.PipelineOptions;
 
 /** Flags of the Nexmark benchmark; {@code --parallelism} is ArconRunner's own (default here: 2). */
-public interface NexmarkOptions extends ArconPipelineOptions {
+public interface NexmarkOptions extends ArconPipelineOptions, ResultsFileOptions {
 
   @Description("Comma-separated query numbers to run (default: all of 0,1,2,3,4,5,6,7,8,11,12)")
   @Default.String("0,1,2,3,4,5,6,7,8,11,12")
@@ -82,20 +80,4 @@ public interface NexmarkOptions extends ArconPipelineOptions {
   long getSeed();
 
   void setSeed(long value);
-
-  @Description(
-      "File the results are written to (default: benchmarks/target/nexmark.txt, relative to the"
-          + " repository root or the benchmarks/ folder, whichever it is started from)")
-  @Default.InstanceFactory(DefaultResultsFile.class)
-  String getResultsFile();
-
-  void setResultsFile(String value);
-
-  /** {@code benchmarks/target/nexmark.txt} whether started from the root or the module. */
-  class DefaultResultsFile implements DefaultValueFactory<String> {
-    @Override
-    public String create(PipelineOptions options) {
-      return ResultsFile.inModuleTarget("nexmark.txt").toString();
-    }
-  }
 }
