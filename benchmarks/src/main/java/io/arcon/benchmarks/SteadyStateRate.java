@@ -1,6 +1,7 @@
 package io.arcon.benchmarks;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Throughput in steady state, free of a run's fixed costs: each measured run of {@code N} elements
@@ -27,6 +28,21 @@ public final class SteadyStateRate {
   /** The short run paired with a measured run of {@code elements}: a quarter of it, at least 1. */
   public static long shortElements(long elements) {
     return Math.max(1, elements / 4);
+  }
+
+  /**
+   * The line a report prints above its steady columns, saying how they were measured for measured
+   * runs of {@code elements} (ends with a line break).
+   */
+  public static String reportLine(long elements) {
+    long shortElements = shortElements(elements);
+    return String.format(
+        Locale.ROOT,
+        "steady state: each measured run was preceded by one of %,d elements; steady el/s ="
+            + " (%,d - %,d) / (measured s - short s), start and stop costs left out%n",
+        shortElements,
+        elements,
+        shortElements);
   }
 
   /**

@@ -18,6 +18,15 @@ class SteadyStateRateTest {
   }
 
   @Test
+  void theReportLineNamesTheShortRunAndTheFormula() {
+    assertEquals(
+        "steady state: each measured run was preceded by one of 5,000,000 elements; steady el/s ="
+            + " (20,000,000 - 5,000,000) / (measured s - short s), start and stop costs left out"
+            + System.lineSeparator(),
+        SteadyStateRate.reportLine(20_000_000));
+  }
+
+  @Test
   void theShortRunIsAQuarter() {
     assertEquals(5_000_000, SteadyStateRate.shortElements(20_000_000));
     assertEquals(1, SteadyStateRate.shortElements(3));

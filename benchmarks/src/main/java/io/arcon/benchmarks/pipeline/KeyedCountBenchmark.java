@@ -192,14 +192,7 @@ public final class KeyedCountBenchmark {
             System.getProperty("java.version")));
     boolean steady = measurements.stream().anyMatch(m -> !m.steadyRates().isEmpty());
     if (steady) {
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "steady state: each measured run was preceded by one of %,d elements; steady el/s ="
-                  + " (%,d - %,d) / (measured s - short s), start and stop costs left out%n",
-              SteadyStateRate.shortElements(options.getElements()),
-              options.getElements(),
-              SteadyStateRate.shortElements(options.getElements())));
+      out.append(SteadyStateRate.reportLine(options.getElements()));
     }
     out.append(
         String.format(

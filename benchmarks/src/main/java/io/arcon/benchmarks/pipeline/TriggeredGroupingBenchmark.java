@@ -2,8 +2,11 @@ package io.arcon.benchmarks.pipeline;
 
 import io.arcon.benchmarks.BenchmarkRunners;
 import io.arcon.benchmarks.ConfigurationList;
+import io.arcon.benchmarks.MeasuredRates;
 import io.arcon.benchmarks.ResultsFile;
 import io.arcon.benchmarks.ResultsFileOptions;
+import io.arcon.benchmarks.SteadyStateOptions;
+import io.arcon.benchmarks.SteadyStateRate;
 import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.benchmarks.pipeline.TriggeredGroupingPipeline.Grouping;
 import io.arcon.benchmarks.pipeline.TriggeredGroupingPipeline.Windowing;
@@ -23,14 +26,17 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  * Throughput of triggered and merging-window grouping ({@link TriggeredGroupingPipeline}) on
  * ArconRunner, and optionally on DirectRunner without its checks, in one JVM: each configuration
  * warms up, then the measured runs go in rounds over all configurations. Every run is verified (the
- * panes' element counts add up to the input).
+ * panes' element counts add up to the input). Each measured run is paired with a short one before
+ * it for its steady-state rate ({@link SteadyStateRate}; {@code --steadyState=false} skips them): a
+ * run of 2M elements takes 2–3 s, of which starting the runtime and the final panes at the end of
+ * input are a share that a long-running job does not pay per element.
  */
 public final class TriggeredGroupingBenchmark {
 
   private TriggeredGroupingBenchmark() {}
 
   /** Options of the benchmark; {@code --parallelism} etc. are ArconRunner's own. */
-  public interface Options extends ArconPipelineOptions, ResultsFileOptions {
+  public interface Options extends ArconPipelineOptions, SteadyStateOptions, ResultsFileOptions {
     @Description("Elements of each measured run")
     @Default.Long(5_000_000)
     long getElements();
@@ -93,15 +99,47 @@ public final class TriggeredGroupingBenchmark {
         runOnce(args, c, options.getWarmupElements(), options.getKeys());
       }
     }
-    Map<Configuration, List<Double>> rates = new LinkedHashMap<>();
-    configurations.forEach(c -> rates.put(c, new ArrayList<>()));
+    long shortElements = SteadyStateRate.shortElements(options.getElements());
+    Map<Configuration, Measurement> measurements = new LinkedHashMap<>();
+    for (Configuration c : configurations) {
+      measurements.put(c, new Measurement(c, new ArrayList<>(), new ArrayList<>()));
+      if (options.getSteadyState()) {
+        // Not measured: the first run after the warm-up may still carry the JIT compilers' work,
+        // which would shorten nothing but the first short run and inflate its steady rate.
+        runOnce(args, c, shortElements, options.getKeys());
+      }
+    }
     for (int round = 1; round <= options.getRuns(); round++) {
       for (Configuration c : configurations) {
+        double shortSeconds =
+            options.getSteadyState()
+                ? runOnce(args, c, shortElements, options.getKeys())
+                : Double.NaN;
         double seconds = runOnce(args, c, options.getElements(), options.getKeys());
         double rate = options.getElements() / seconds;
-        rates.get(c).add(rate);
-        log("round %d: %s: %.2f s = %,.0f el/s", round, c.label, seconds, rate);
+        Measurement m = measurements.get(c);
+        m.rates().add(rate);
+        if (options.getSteadyState()) {
+          double steady =
+              SteadyStateRate.of(shortElements, shortSeconds, options.getElements(), seconds);
+          m.steadyRates().add(steady);
+          log(
+              "round %d: %s: %.2f s = %,.0f el/s; steady state %,.0f el/s (short run: %,d"
+                  + " elements in %.2f s)",
+              round, c.label, seconds, rate, steady, shortElements, shortSeconds);
+        } else {
+          log("round %d: %s: %.2f s = %,.0f el/s", round, c.label, seconds, rate);
+        }
       }
+    }
+    return report(options, measurements.values());
+  }
+
+  /** The table of best and mean rates, whole run and (when measured) steady state. */
+  static String report(Options options, Iterable<Measurement> measurements) {
+    boolean steady = false;
+    for (Measurement m : measurements) {
+      steady |= !m.steadyRates().isEmpty();
     }
     StringBuilder out = new StringBuilder();
     out.append(
@@ -115,17 +153,30 @@ public final class TriggeredGroupingBenchmark {
             options.getParallelism(),
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.version")));
+    if (steady) {
+      out.append(SteadyStateRate.reportLine(options.getElements()));
+    }
     out.append(
-        String.format(Locale.ROOT, "%-58s %14s %14s%n", "configuration", "best el/s", "mean el/s"));
-    rates.forEach(
-        (c, r) ->
-            out.append(
-                String.format(
-                    Locale.ROOT,
-                    "%-58s %,14.0f %,14.0f%n",
-                    c.label,
-                    r.stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
-                    r.stream().mapToDouble(Double::doubleValue).average().orElseThrow())));
+        String.format(
+            Locale.ROOT,
+            "%-58s %14s %14s%s%n",
+            "configuration",
+            "best el/s",
+            "mean el/s",
+            steady ? String.format(Locale.ROOT, " %14s %14s", "steady best", "steady mean") : ""));
+    for (Measurement m : measurements) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%-58s %,14.0f %,14.0f%s%n",
+              m.configuration().label,
+              m.best(),
+              m.mean(),
+              m.steadyRates().isEmpty()
+                  ? ""
+                  : String.format(
+                      Locale.ROOT, " %,14.0f %,14.0f", m.steadyBest(), m.steadyMean())));
+    }
     return out.toString();
   }
 
@@ -167,6 +218,10 @@ public final class TriggeredGroupingBenchmark {
   private static void log(String format, Object... args) {
     System.err.println("[triggered] " + String.format(Locale.ROOT, format, args));
   }
+
+  /** One configuration's whole-run rates and steady-state rates (empty when not measured). */
+  record Measurement(Configuration configuration, List<Double> rates, List<Double> steadyRates)
+      implements MeasuredRates {}
 
   /** A windowing, a grouping and a runner. */
   enum Configuration {

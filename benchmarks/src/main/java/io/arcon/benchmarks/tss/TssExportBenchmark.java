@@ -446,14 +446,7 @@ public final class TssExportBenchmark {
     if (!results.throughput().isEmpty()) {
       boolean steady = results.throughput().stream().anyMatch(m -> !m.steadyRates().isEmpty());
       if (steady) {
-        out.append(
-            String.format(
-                Locale.ROOT,
-                "steady state: each measured run was preceded by one of %,d elements; steady el/s"
-                    + " = (%,d - %,d) / (measured s - short s), start and stop costs left out%n",
-                SteadyStateRate.shortElements(options.getElements()),
-                options.getElements(),
-                SteadyStateRate.shortElements(options.getElements())));
+        out.append(SteadyStateRate.reportLine(options.getElements()));
       }
       out.append(
           String.format(
