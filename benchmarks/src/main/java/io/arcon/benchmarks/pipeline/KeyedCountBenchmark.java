@@ -4,6 +4,7 @@ import io.arcon.benchmarks.BenchmarkRunners;
 import io.arcon.benchmarks.ConfigurationList;
 import io.arcon.benchmarks.CountCheck;
 import io.arcon.benchmarks.MeasuredRates;
+import io.arcon.benchmarks.RateTable;
 import io.arcon.benchmarks.ResultsFile;
 import io.arcon.benchmarks.ResultsFileOptions;
 import io.arcon.benchmarks.SteadyStateOptions;
@@ -190,30 +191,9 @@ public final class KeyedCountBenchmark {
             options.getParallelism(),
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.version")));
-    boolean steady = measurements.stream().anyMatch(m -> !m.steadyRates().isEmpty());
-    if (steady) {
-      out.append(SteadyStateRate.reportLine(options.getElements()));
-    }
-    out.append(
-        String.format(
-            Locale.ROOT,
-            "%-45s %18s %18s%s%n",
-            "configuration",
-            "best el/s",
-            "mean el/s",
-            steady ? String.format(Locale.ROOT, " %18s %18s", "steady best", "steady mean") : ""));
-    for (Measurement m : measurements) {
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "%-45s %,18.0f %,18.0f%s%n",
-              m.configuration.label,
-              m.best(),
-              m.mean(),
-              steady
-                  ? String.format(Locale.ROOT, " %,18.0f %,18.0f", m.steadyBest(), m.steadyMean())
-                  : ""));
-    }
+    boolean steady =
+        RateTable.append(
+            out, options.getElements(), 45, 18, measurements, m -> m.configuration.label);
     Measurement arcon = find(measurements, Configuration.ARCON);
     for (Measurement baseline : measurements) {
       if (arcon != null && baseline != arcon) {

@@ -3,6 +3,7 @@ package io.arcon.benchmarks.pipeline;
 import io.arcon.benchmarks.BenchmarkRunners;
 import io.arcon.benchmarks.ConfigurationList;
 import io.arcon.benchmarks.MeasuredRates;
+import io.arcon.benchmarks.RateTable;
 import io.arcon.benchmarks.ResultsFile;
 import io.arcon.benchmarks.ResultsFileOptions;
 import io.arcon.benchmarks.SteadyStateOptions;
@@ -132,15 +133,11 @@ public final class TriggeredGroupingBenchmark {
         }
       }
     }
-    return report(options, measurements.values());
+    return report(options, new ArrayList<>(measurements.values()));
   }
 
   /** The table of best and mean rates, whole run and (when measured) steady state. */
-  static String report(Options options, Iterable<Measurement> measurements) {
-    boolean steady = false;
-    for (Measurement m : measurements) {
-      steady |= !m.steadyRates().isEmpty();
-    }
+  static String report(Options options, List<Measurement> measurements) {
     StringBuilder out = new StringBuilder();
     out.append(
         String.format(
@@ -153,30 +150,8 @@ public final class TriggeredGroupingBenchmark {
             options.getParallelism(),
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.version")));
-    if (steady) {
-      out.append(SteadyStateRate.reportLine(options.getElements()));
-    }
-    out.append(
-        String.format(
-            Locale.ROOT,
-            "%-58s %14s %14s%s%n",
-            "configuration",
-            "best el/s",
-            "mean el/s",
-            steady ? String.format(Locale.ROOT, " %14s %14s", "steady best", "steady mean") : ""));
-    for (Measurement m : measurements) {
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "%-58s %,14.0f %,14.0f%s%n",
-              m.configuration().label,
-              m.best(),
-              m.mean(),
-              m.steadyRates().isEmpty()
-                  ? ""
-                  : String.format(
-                      Locale.ROOT, " %,14.0f %,14.0f", m.steadyBest(), m.steadyMean())));
-    }
+    RateTable.append(
+        out, options.getElements(), 58, 14, measurements, m -> m.configuration().label);
     return out.toString();
   }
 

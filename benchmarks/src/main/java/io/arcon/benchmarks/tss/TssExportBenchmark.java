@@ -2,6 +2,7 @@ package io.arcon.benchmarks.tss;
 
 import io.arcon.benchmarks.CountCheck;
 import io.arcon.benchmarks.MeasuredRates;
+import io.arcon.benchmarks.RateTable;
 import io.arcon.benchmarks.ResultsFile;
 import io.arcon.benchmarks.ResultsFileOptions;
 import io.arcon.benchmarks.SteadyStateOptions;
@@ -444,32 +445,14 @@ public final class TssExportBenchmark {
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.version")));
     if (!results.throughput().isEmpty()) {
-      boolean steady = results.throughput().stream().anyMatch(m -> !m.steadyRates().isEmpty());
-      if (steady) {
-        out.append(SteadyStateRate.reportLine(options.getElements()));
-      }
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "%-48s %16s %16s%s%n",
-              "configuration",
-              "best el/s",
-              "mean el/s",
-              steady
-                  ? String.format(Locale.ROOT, " %16s %16s", "steady best", "steady mean")
-                  : ""));
-      for (Measurement m : results.throughput()) {
-        out.append(
-            String.format(
-                Locale.ROOT,
-                "%-48s %,16.0f %,16.0f%s%n",
-                m.configuration().label,
-                m.best(),
-                m.mean(),
-                steady
-                    ? String.format(Locale.ROOT, " %,16.0f %,16.0f", m.steadyBest(), m.steadyMean())
-                    : ""));
-      }
+      boolean steady =
+          RateTable.append(
+              out,
+              options.getElements(),
+              48,
+              16,
+              results.throughput(),
+              m -> m.configuration().label);
       for (Measurement m : results.throughput()) {
         Measurement baseline = find(results.throughput(), m.configuration().baseline());
         if (baseline == null || baseline == m) {
