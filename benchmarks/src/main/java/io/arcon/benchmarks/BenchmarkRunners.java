@@ -1,5 +1,7 @@
 package io.arcon.benchmarks;
 
+import io.arcon.runner.ArconPipelineOptions;
+import io.arcon.runner.ArconRunner;
 import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -19,5 +21,19 @@ public final class BenchmarkRunners {
     direct.setEnforceImmutability(false);
     direct.setEnforceEncodability(false);
     return direct;
+  }
+
+  /**
+   * Makes {@code options} run on ArconRunner measuring the runtime alone: TSS registration and the
+   * web UI (both on by default for ArconRunner) are off unless the command line set them.
+   */
+  public static void arconRuntimeOnly(ArconPipelineOptions options) {
+    options.setRunner(ArconRunner.class);
+    if (options.getTss() == null) {
+      options.setTss("off");
+    }
+    if (options.getWebUi() == null) {
+      options.setWebUi("off");
+    }
   }
 }

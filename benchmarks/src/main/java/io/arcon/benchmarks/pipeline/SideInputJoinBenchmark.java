@@ -8,7 +8,6 @@ import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.benchmarks.pipeline.SideInputJoinPipeline.Join;
 import io.arcon.benchmarks.pipeline.SideInputJoinPipeline.Table;
 import io.arcon.runner.ArconPipelineOptions;
-import io.arcon.runner.ArconRunner;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -205,13 +204,7 @@ public final class SideInputJoinBenchmark {
       BenchmarkRunners.directRunnerWithoutChecks(options)
           .setTargetParallelism(options.getParallelism());
     } else {
-      options.setRunner(ArconRunner.class);
-      if (options.getTss() == null) {
-        options.setTss("off");
-      }
-      if (options.getWebUi() == null) {
-        options.setWebUi("off");
-      }
+      BenchmarkRunners.arconRuntimeOnly(options);
     }
     Pipeline pipeline = Pipeline.create(options);
     SideInputJoinPipeline.build(

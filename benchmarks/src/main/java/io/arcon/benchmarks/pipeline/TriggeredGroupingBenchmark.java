@@ -12,7 +12,6 @@ import io.arcon.benchmarks.TimedPipelineRun;
 import io.arcon.benchmarks.pipeline.TriggeredGroupingPipeline.Grouping;
 import io.arcon.benchmarks.pipeline.TriggeredGroupingPipeline.Windowing;
 import io.arcon.runner.ArconPipelineOptions;
-import io.arcon.runner.ArconRunner;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -161,13 +160,7 @@ public final class TriggeredGroupingBenchmark {
     if (c.direct) {
       BenchmarkRunners.directRunnerWithoutChecks(options);
     } else {
-      options.setRunner(ArconRunner.class);
-      if (options.getTss() == null) {
-        options.setTss("off");
-      }
-      if (options.getWebUi() == null) {
-        options.setWebUi("off");
-      }
+      BenchmarkRunners.arconRuntimeOnly(options);
     }
     Pipeline pipeline = Pipeline.create(options);
     TriggeredGroupingPipeline.build(pipeline, elements, keys, c.windowing, c.grouping);
